@@ -1,0 +1,111 @@
+#include "solver/index.h"
+
+#include <cassert>
+
+namespace mnk {
+
+PositionIndex::PositionIndex(const Game& game)
+    : gravity_(game.spec().gravity),
+      width_(game.width()),
+      height_(game.height()),
+      cells_(game.cells()) {
+  if (gravity_) {
+    column_mask_.assign(width_, 0);
+    for (int cell = 0; cell < cells_; ++cell) {
+      column_mask_[cell % width_] |= uint32_t{1} << cell;
+    }
+    ways_.assign(width_ + 1, std::vector<uint64_t>(cells_ + 1, 0));
+    ways_[width_][0] = 1;
+    for (int c = width_ - 1; c >= 0; --c) {
+      for (int s = 0; s <= cells_; ++s) {
+        for (int h = 0; h <= height_ && h <= s; ++h) {
+          ways_[c][s] += ways_[c + 1][s - h];
+        }
+      }
+    }
+  }
+  offsets_.push_back(0);
+  for (int stones = 0; stones <= cells_; ++stones) {
+    shapes_.push_back(gravity_ ? ways_[0][stones] : Binomial(cells_, stones));
+    offsets_.push_back(offsets_.back() + shapes_.back() * patterns(stones));
+  }
+}
+
+uint64_t PositionIndex::ShapeRank(uint32_t occupied) const {
+  uint64_t rank = 0;
+  if (!gravity_) {
+    int i = 1;
+    for (uint32_t s = occupied; s != 0; s &= s - 1, ++i) {
+      rank += Binomial(__builtin_ctz(s), i);
+    }
+    return rank;
+  }
+  int left = __builtin_popcount(occupied);
+  for (int c = 0; c < width_; ++c) {
+    const int h = Height(occupied, c);
+    for (int t = 0; t < h; ++t) rank += ways_[c + 1][left - t];
+    left -= h;
+  }
+  return rank;
+}
+
+uint32_t PositionIndex::Shape(int stones, uint64_t rank) const {
+  assert(rank < shapes_[stones]);
+  uint32_t occupied = 0;
+  if (!gravity_) {
+    int cell = cells_ - 1;
+    for (int i = stones; i >= 1; --i) {
+      while (Binomial(cell, i) > rank) --cell;
+      occupied |= uint32_t{1} << cell;
+      rank -= Binomial(cell, i);
+      --cell;
+    }
+    return occupied;
+  }
+  int left = stones;
+  for (int c = 0; c < width_; ++c) {
+    int h = 0;
+    while (rank >= ways_[c + 1][left - h]) rank -= ways_[c + 1][left - h++];
+    for (int row = height_ - 1; row >= height_ - h; --row) {
+      occupied |= uint32_t{1} << (row * width_ + c);
+    }
+    left -= h;
+  }
+  return occupied;
+}
+
+uint32_t PositionIndex::NextShape(uint32_t occupied) const {
+  if (!gravity_) {
+    // Gosper's hack: the next larger integer with as many bits set.
+    const uint32_t low = occupied & -occupied;
+    const uint32_t ripple = occupied + low;
+    return ripple | (((occupied ^ ripple) >> 2) / low);
+  }
+  const int stones = __builtin_popcount(occupied);
+  return Shape(stones, ShapeRank(occupied) + 1);
+}
+
+Position PositionIndex::At(uint64_t index) const {
+  assert(index < size());
+  int stones = 0;
+  while (offsets_[stones + 1] <= index) ++stones;
+  index -= offsets_[stones];
+  const uint64_t pattern_count = patterns(stones);
+  const uint32_t occupied = Shape(stones, index / pattern_count);
+  uint64_t rank = index % pattern_count;
+  // Colex unrank of the O slots, largest first.
+  uint32_t slots = 0;
+  int slot = stones - 1;
+  for (int i = stones / 2; i >= 1; --i) {
+    while (Binomial(slot, i) > rank) --slot;
+    slots |= uint32_t{1} << slot;
+    rank -= Binomial(slot, i);
+    --slot;
+  }
+  Position p;
+  p.o = Deposit(slots, occupied);
+  p.x = occupied & ~p.o;
+  return p;
+}
+
+}  // namespace mnk

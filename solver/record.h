@@ -1,0 +1,122 @@
+// The perfect-play record of a position, and the arrays that hold one per
+// PositionIndex entry: what the solver produces and a table file stores.
+//
+//   mnk::RecordArrays records(index.size());
+//   records.Set(i, {mnk::Value::kWin, 1, 4});
+//   mnk::Record r = records.view().Get(i);  // value, remoteness, best move
+//
+// Storage, entry i of n:
+//   values      (n + 3) / 4 bytes; entry i is bits 2*(i%4)..2*(i%4)+1 of byte
+//               i/4: 0 = not reachable, 1 = loss, 2 = draw, 3 = win, for the
+//               side to move. Unused high bits of the last byte are zero.
+//   remoteness  n bytes: plies to the end under perfect play (the winner
+//               takes the fastest win, the loser the slowest loss; a draw ends
+//               when the board is full). 0 for terminal and unreachable ones.
+//   best_move   n bytes: the cell to play, kNoMove (0xff) when there is none
+//               (terminal or unreachable).
+#ifndef MNK_SOLVER_RECORD_H_
+#define MNK_SOLVER_RECORD_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace mnk {
+
+enum class Value : uint8_t { kUnreachable = 0, kLoss = 1, kDraw = 2, kWin = 3 };
+
+// "win", "draw", "loss" or "unreachable".
+absl::string_view ValueName(Value v);
+
+// The value of a position for the player who just moved into it, seen from
+// the player to move in its parent: win <-> loss.
+inline Value Negate(Value v) {
+  switch (v) {
+    case Value::kWin:
+      return Value::kLoss;
+    case Value::kLoss:
+      return Value::kWin;
+    default:
+      return v;
+  }
+}
+
+inline constexpr uint8_t kNoMove = 0xff;
+
+struct Record {
+  Value value = Value::kUnreachable;
+  int remoteness = 0;
+  int best_move = kNoMove;  // a cell, or kNoMove
+  friend bool operator==(const Record& a, const Record& b) {
+    return a.value == b.value && a.remoteness == b.remoteness &&
+           a.best_move == b.best_move;
+  }
+};
+
+// The deterministic preference among moves: higher is better; ties go to the
+// lowest cell. Wins beat draws beat losses; among wins the fastest, among
+// losses the slowest.
+inline int PolicyScore(Value v, int remoteness) {
+  switch (v) {
+    case Value::kWin:
+      return 1000 - remoteness;
+    case Value::kLoss:
+      return -1000 + remoteness;
+    default:
+      return 0;
+  }
+}
+
+// Read-only view of the three arrays (owned by RecordArrays or a table file).
+struct RecordView {
+  uint64_t size = 0;
+  const uint8_t* values = nullptr;
+  const uint8_t* remoteness = nullptr;
+  const uint8_t* best_move = nullptr;
+
+  static uint64_t ValueBytes(uint64_t n) { return (n + 3) / 4; }
+  Value GetValue(uint64_t i) const {
+    return static_cast<Value>(values[i >> 2] >> (2 * (i & 3)) & 3);
+  }
+  Record Get(uint64_t i) const {
+    return {GetValue(i), remoteness[i], best_move[i]};
+  }
+};
+
+class RecordArrays {
+ public:
+  explicit RecordArrays(uint64_t n)
+      : size_(n),
+        values_(RecordView::ValueBytes(n), 0),
+        remoteness_(n, 0),
+        best_move_(n, kNoMove) {}
+
+  uint64_t size() const { return size_; }
+  RecordView view() const {
+    return {size_, values_.data(), remoteness_.data(), best_move_.data()};
+  }
+  // Not thread-safe for entries sharing a byte of `values`.
+  void SetValue(uint64_t i, Value v) {
+    uint8_t& byte = values_[i >> 2];
+    const int shift = 2 * (i & 3);
+    byte = (byte & ~(3 << shift)) | static_cast<uint8_t>(v) << shift;
+  }
+  void Set(uint64_t i, const Record& r) {
+    SetValue(i, r.value);
+    remoteness_[i] = r.remoteness;
+    best_move_[i] = r.best_move;
+  }
+  uint8_t* remoteness() { return remoteness_.data(); }
+  uint8_t* best_move() { return best_move_.data(); }
+
+ private:
+  uint64_t size_;
+  std::vector<uint8_t> values_;
+  std::vector<uint8_t> remoteness_;
+  std::vector<uint8_t> best_move_;
+};
+
+}  // namespace mnk
+
+#endif  // MNK_SOLVER_RECORD_H_

@@ -1,0 +1,130 @@
+#include "solver/search.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace mnk {
+namespace {
+
+constexpr int kMateScore = 1000;
+constexpr int kInfinity = 1 << 20;
+
+// Scores of wins and losses are stored relative to the node in the
+// transposition table and relative to the root while searching.
+int ToTable(int score, int ply) {
+  return score > 0 ? score + ply : score < 0 ? score - ply : 0;
+}
+int FromTable(int score, int ply) {
+  return score > 0 ? score - ply : score < 0 ? score + ply : 0;
+}
+
+SearchResult FromScore(const Game& game, const Position& p, int score) {
+  if (score > 0) return {Value::kWin, kMateScore - score};
+  if (score < 0) return {Value::kLoss, kMateScore + score};
+  return {Value::kDraw, game.cells() - p.stones()};
+}
+
+// The seeds' minimax: X maximises, O minimises, +1 / -1 / 0 for an X win, an
+// O win, a draw.
+int MinimaxX(const Game& game, const Position& p, uint64_t* nodes) {
+  if (nodes != nullptr) ++*nodes;
+  if (game.HasLine(p.x)) return 1;
+  if (game.HasLine(p.o)) return -1;
+  const std::vector<int> moves = game.LegalMoves(p);
+  if (moves.empty()) return 0;
+  const bool maximizing = p.side_to_move() == 0;
+  int best = maximizing ? -kInfinity : kInfinity;
+  for (int cell : moves) {
+    const int score = MinimaxX(game, Game::Play(p, cell), nodes);
+    best = maximizing ? std::max(best, score) : std::min(best, score);
+  }
+  return best;
+}
+
+int PlainNegamax(const Game& game, const Position& p, int ply, int alpha,
+                 int beta, uint64_t* nodes) {
+  if (nodes != nullptr) ++*nodes;
+  if (game.HasLine(p.last_mover())) return -(kMateScore - ply);
+  if (p.occupied() == game.full_mask()) return 0;
+  int best = -kInfinity;
+  for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+    const int score = -PlainNegamax(game, Game::Play(p, __builtin_ctz(s)),
+                                    ply + 1, -beta, -alpha, nodes);
+    best = std::max(best, score);
+    alpha = std::max(alpha, score);
+    if (alpha >= beta) break;
+  }
+  return best;
+}
+
+}  // namespace
+
+int Minimax(const Game& game, const Position& p, uint64_t* nodes) {
+  const int score = MinimaxX(game, p, nodes);
+  return p.side_to_move() == 0 ? score : -score;
+}
+
+SearchResult AlphaBeta(const Game& game, const Position& p, uint64_t* nodes) {
+  return FromScore(game, p,
+                   PlainNegamax(game, p, 0, -kInfinity, kInfinity, nodes));
+}
+
+struct AlphaBetaSearch::Entry {
+  uint64_t key = ~uint64_t{0};
+  int16_t score = 0;
+  uint8_t bound = 0;  // kExact, kLower or kUpper
+};
+
+namespace {
+enum Bound : uint8_t { kExact, kLower, kUpper };
+}  // namespace
+
+AlphaBetaSearch::AlphaBetaSearch(const Game& game, int table_bits)
+    : game_(game),
+      table_(new Entry[size_t{1} << table_bits]),
+      shift_(64 - table_bits) {}
+
+AlphaBetaSearch::~AlphaBetaSearch() = default;
+
+SearchResult AlphaBetaSearch::Search(const Position& p) {
+  return FromScore(game_, p, Negamax(p, -kInfinity, kInfinity));
+}
+
+int AlphaBetaSearch::Negamax(const Position& p, int alpha, int beta) {
+  // Scores here are relative to this node (ply 0): the table and the
+  // recursion both use node-relative scores, shifted by one ply per level.
+  if (game_.HasLine(p.last_mover())) return -kMateScore;
+  if (p.occupied() == game_.full_mask()) return 0;
+  const uint32_t legal = game_.LegalMask(p);
+  // A move that completes a line is the best there is.
+  for (uint32_t s = legal; s != 0; s &= s - 1) {
+    if (game_.HasLine(p.mover() | (s & -s))) return kMateScore - 1;
+  }
+  const uint64_t key = p.x | uint64_t{p.o} << 32;
+  Entry& entry = table_[(key * 0x9E3779B97F4A7C15ull) >> shift_];
+  const int alpha0 = alpha;
+  if (entry.key == key) {
+    const int score = entry.score;
+    if (entry.bound == kExact) return score;
+    if (entry.bound == kLower) alpha = std::max(alpha, score);
+    if (entry.bound == kUpper) beta = std::min(beta, score);
+    if (alpha >= beta) return score;
+  }
+  int best = -kInfinity;
+  for (uint32_t s = legal; s != 0; s &= s - 1) {
+    // Child scores are one ply further from the end: a child score c
+    // becomes -c moved one step towards zero, and the window moves back.
+    const int child = Negamax(Game::Play(p, __builtin_ctz(s)),
+                              -FromTable(beta, -1), -FromTable(alpha, -1));
+    const int score = FromTable(-child, 1);
+    best = std::max(best, score);
+    alpha = std::max(alpha, score);
+    if (alpha >= beta) break;
+  }
+  entry.key = key;
+  entry.score = static_cast<int16_t>(best);
+  entry.bound = best <= alpha0 ? kUpper : best >= beta ? kLower : kExact;
+  return best;
+}
+
+}  // namespace mnk

@@ -1,0 +1,69 @@
+// The exhaustive solver: a record (value, remoteness, best move) for every
+// reachable position of a game, by retrograde analysis layer by layer.
+//
+//   absl::StatusOr<mnk::Solution> s = mnk::Solve(game, {.threads = 2});
+//   mnk::Record r = s->records.view().Get(index.Index(pos));
+//   s->stats.reachable;  // 5478 for tic-tac-toe
+//
+// Every move adds a stone, so the positions with L stones (layer L) only lead
+// to layer L + 1. The solver walks the layers from the full board back to the
+// empty one; a position's record follows from its children's records, which
+// are already final. Positions are found by their PositionIndex, so the
+// memory is the records themselves plus one byte per position of the two
+// layers being worked on. Layers are split between threads by shape.
+//
+// Which indices are reachable: without gravity a local test decides (legal
+// counts; no line, or only the last mover has lines and one of its stones
+// lies on all of them). With gravity reachability depends on the order of
+// moves, so a forward pass from the empty board marks the reachable ones
+// first.
+//
+// Best move policy: best value for the side to move, then the fewest plies to
+// a win or the most plies to a loss, then the lowest cell index.
+#ifndef MNK_SOLVER_SOLVER_H_
+#define MNK_SOLVER_SOLVER_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "solver/game.h"
+#include "solver/index.h"
+#include "solver/record.h"
+
+namespace mnk {
+
+struct SolveOptions {
+  int threads = 2;
+  // Draws a progress line on standard error while layers are solved.
+  bool progress = false;
+  // Refuses games whose records would take more memory than this.
+  uint64_t max_bytes = uint64_t{16} << 30;
+};
+
+struct SolveStats {
+  uint64_t reachable = 0;
+  uint64_t terminal = 0;
+  std::vector<uint64_t> per_ply;  // reachable positions by stones on board
+  // Terminal positions by outcome.
+  uint64_t x_wins = 0, o_wins = 0, full_draws = 0;
+  // Reachable positions by value for the side to move.
+  uint64_t wins = 0, draws = 0, losses = 0;
+  double seconds = 0;
+};
+
+struct Solution {
+  explicit Solution(const Game& g) : game(g), index(g), records(index.size()) {}
+  Game game;
+  PositionIndex index;
+  RecordArrays records;
+  SolveStats stats;
+};
+
+// Solves `game` completely. kResourceExhausted when the records would need
+// more than options.max_bytes.
+absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
+
+}  // namespace mnk
+
+#endif  // MNK_SOLVER_SOLVER_H_
