@@ -1,0 +1,153 @@
+// play: the perfect opponent and position oracle, answering from a table.
+//
+//   bazel run //player:play                          # a game of tic-tac-toe
+//   bazel run //player:play -- --first=ai --mark=O
+//   bazel run //player:play -- --position=X.O/X.X/OO. --json
+//   printf 'XO.......\n' | bazel run //player:play -- --batch
+//   bazel run //player:play -- --table=/tmp/4x4k3.mnk
+//
+// Exit status: 0 done; 1 bad command line; 2 the --position is not a valid
+// position; 3 the table is missing, unreadable, corrupt or for another game.
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "player/player.h"
+#include "table/table.h"
+#include "tools/cpp/runfiles/runfiles.h"
+
+ABSL_FLAG(std::string, table, "",
+          "table file (default: the built-in table of the game)");
+ABSL_FLAG(std::optional<int>, width, std::nullopt,
+          "board width; the table must be for this game (default: the "
+          "table's)");
+ABSL_FLAG(std::optional<int>, height, std::nullopt, "board height");
+ABSL_FLAG(std::optional<int>, k, std::nullopt, "stones in a row that win");
+ABSL_FLAG(std::optional<bool>, gravity, std::nullopt,
+          "true for a Connect-style game");
+ABSL_FLAG(std::optional<std::string>, position, std::nullopt,
+          "answer this position and exit (cells row-major from the top-left, "
+          "X O or ., '/' between rows)");
+ABSL_FLAG(bool, batch, false,
+          "read one position a line from standard input, answer one a line");
+ABSL_FLAG(bool, json, false, "answers as JSON objects");
+ABSL_FLAG(std::string, first, "human", "who moves first: human or ai");
+ABSL_FLAG(std::string, mark, "X", "the mark the person plays: X or O");
+
+namespace mnk {
+namespace {
+
+using bazel::tools::cpp::runfiles::Runfiles;
+
+constexpr int kUsage = 1, kBadPosition = 2, kBadTable = 3;
+
+int Fail(int code, absl::string_view message) {
+  std::fprintf(stderr, "play: %.*s\n", static_cast<int>(message.size()),
+               message.data());
+  return code;
+}
+
+int Main(const char* argv0) {
+  const std::string first = absl::GetFlag(FLAGS_first);
+  const std::string mark = absl::GetFlag(FLAGS_mark);
+  if (first != "human" && first != "ai") {
+    return Fail(kUsage,
+                absl::StrCat("--first=", first, ": expected human or ai"));
+  }
+  if (mark != "X" && mark != "O" && mark != "x" && mark != "o") {
+    return Fail(kUsage, absl::StrCat("--mark=", mark, ": expected X or O"));
+  }
+  if (absl::GetFlag(FLAGS_batch) && absl::GetFlag(FLAGS_position)) {
+    return Fail(kUsage, "--batch and --position cannot be used together");
+  }
+
+  // The game asked for: any of the flags given; the rest from the table, or
+  // tic-tac-toe when there is no --table.
+  const bool asked = absl::GetFlag(FLAGS_width) ||
+                     absl::GetFlag(FLAGS_height) || absl::GetFlag(FLAGS_k) ||
+                     absl::GetFlag(FLAGS_gravity);
+  const GameSpec defaults;
+  GameSpec spec{absl::GetFlag(FLAGS_width).value_or(defaults.width),
+                absl::GetFlag(FLAGS_height).value_or(defaults.height),
+                absl::GetFlag(FLAGS_k).value_or(defaults.k),
+                absl::GetFlag(FLAGS_gravity).value_or(defaults.gravity)};
+  if (asked) {
+    if (absl::Status s = Game::Create(spec).status(); !s.ok()) {
+      return Fail(kUsage, s.message());
+    }
+  }
+
+  std::string path = absl::GetFlag(FLAGS_table);
+  if (path.empty()) {
+    std::string error;
+    std::unique_ptr<Runfiles> runfiles(Runfiles::Create(argv0, &error));
+    const std::string name = absl::StrCat("mnk/data/", spec.FileStem(), ".mnk");
+    if (runfiles != nullptr) path = runfiles->Rlocation(name);
+    if (path.empty() || access(path.c_str(), F_OK) != 0) {
+      return Fail(kBadTable,
+                  absl::StrCat("no built-in table for ", spec.Name(),
+                               ": make one with `bazel run //solver:solve -- "
+                               "--width=",
+                               spec.width, " --height=", spec.height, " --k=",
+                               spec.k, spec.gravity ? " --gravity" : "",
+                               " --out=FILE` and pass --table=FILE"));
+    }
+  }
+  absl::StatusOr<Table> table =
+      Table::Load(path, asked ? std::optional<GameSpec>(spec) : std::nullopt);
+  if (!table.ok()) return Fail(kBadTable, table.status().message());
+  const bool json = absl::GetFlag(FLAGS_json);
+
+  if (const std::optional<std::string> text = absl::GetFlag(FLAGS_position)) {
+    absl::StatusOr<Position> p = table->game().Parse(*text);
+    if (!p.ok()) {
+      return Fail(kBadPosition, absl::StrCat("--position=", *text, ": ",
+                                             p.status().message()));
+    }
+    absl::StatusOr<Analysis> a = Analyze(*table, *p);
+    if (!a.ok()) return Fail(kBadTable, a.status().message());
+    std::cout << (json ? AnalysisJson(table->game(), *a)
+                       : AnalysisText(table->game(), *a));
+    return 0;
+  }
+  if (absl::GetFlag(FLAGS_batch)) {
+    std::ios::sync_with_stdio(false);
+    std::string line;
+    bool too_long;
+    while (ReadLine(std::cin, &line, &too_long)) {
+      std::cout << AnswerLine(*table, line, json, too_long);
+      std::cout.flush();
+    }
+    return 0;
+  }
+  GameOptions options;
+  options.human_first = first == "human";
+  options.human_mark = static_cast<char>(std::toupper(mark[0]));
+  return PlayGame(*table, options, std::cin, std::cout);
+}
+
+}  // namespace
+}  // namespace mnk
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "plays or answers positions of an m,n,k game from its table: play "
+      "[--table=FILE] [--first=human|ai] [--mark=X|O] [--position=P [--json]] "
+      "[--batch [--json]]");
+  const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
+  if (rest.size() > 1) {
+    std::fprintf(stderr, "play: unexpected argument '%s'; see --help\n",
+                 rest[1]);
+    return 1;
+  }
+  return mnk::Main(argv[0]);
+}

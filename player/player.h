@@ -1,0 +1,93 @@
+// The player: answers positions and plays games from a table, by lookups
+// only (no search). Used by the `play` binary; kept as a library so tests can
+// drive it with strings.
+//
+//   absl::StatusOr<mnk::Analysis> a = mnk::Analyze(table, pos);
+//   std::cout << mnk::AnalysisJson(table.game(), *a);
+//   std::cout << mnk::AnswerLine(table, "X.O/X.X/OO.", /*json=*/true);
+//   mnk::PlayGame(table, {.human_first = true}, std::cin, std::cout);
+#ifndef MNK_PLAYER_PLAYER_H_
+#define MNK_PLAYER_PLAYER_H_
+
+#include <istream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "solver/game.h"
+#include "solver/record.h"
+#include "table/table.h"
+
+namespace mnk {
+
+// Input lines longer than this are refused (and read no further).
+inline constexpr size_t kMaxLineBytes = 4096;
+
+// One legal move and what it leads to, seen by the side to move.
+struct MoveEval {
+  int cell;
+  Value value;
+  int remoteness;  // plies to the end from the analysed position
+};
+
+struct Analysis {
+  Position position;
+  Record record;
+  std::vector<MoveEval> moves;  // every legal move, by cell
+};
+
+// Probes the position and each of its children: 1 + (legal moves) lookups.
+absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p);
+
+// "win in 3", "draw in 5", "loss in 2", "lost" (remoteness 0 loss), "drawn"
+// (full board).
+std::string Outcome(Value value, int remoteness);
+
+// Multi-line report for --position.
+std::string AnalysisText(const Game& game, const Analysis& a);
+// One JSON object and a newline:
+// {"position","to_move","value","remoteness","best_move","moves":[{"move",
+// "value","remoteness"}]}; with gravity also "best_column" and "column".
+std::string AnalysisJson(const Game& game, const Analysis& a);
+// One line: position=... to_move=X value=win remoteness=1 best_move=4
+// moves=1:loss:2,4:win:1,8:loss:2
+std::string AnalysisLine(const Game& game, const Analysis& a);
+
+// The batch protocol: the answer to one input line (without its '\n'), as
+// one line ending in '\n'. A bad line gives "error: <what is wrong>" or, with
+// json, {"input": <the line's first 64 bytes>, "error": ...}. `too_long`
+// says the line was cut at kMaxLineBytes.
+std::string AnswerLine(const Table& table, absl::string_view line, bool json,
+                       bool too_long = false);
+
+// Reads one line (without '\n') of at most kMaxLineBytes; a longer line is
+// consumed to its end and reported through *too_long. False at end of input
+// with nothing read.
+bool ReadLine(std::istream& in, std::string* line, bool* too_long);
+
+// A JSON string literal for any bytes (invalid UTF-8 and control bytes
+// escaped as \u00XX).
+std::string JsonQuote(absl::string_view text);
+
+// The board as text. Without gravity empty cells show their number; with
+// gravity they show '.', with column numbers underneath. `marks` gives the
+// characters for the first player's and the second player's stones.
+std::string DrawBoard(const Game& game, const Position& p,
+                      const char marks[2] = nullptr);
+
+struct GameOptions {
+  bool human_first = true;
+  char human_mark = 'X';  // the person's stones are drawn with this mark
+};
+
+// An interactive game against the table. Reads moves and the commands hint,
+// eval, help and quit from `in`; never fails on bad input. Returns 0 (also at
+// end of input).
+int PlayGame(const Table& table, const GameOptions& options, std::istream& in,
+             std::ostream& out);
+
+}  // namespace mnk
+
+#endif  // MNK_PLAYER_PLAYER_H_

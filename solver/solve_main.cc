@@ -1,0 +1,125 @@
+// solve: solves one game of the m,n,k family completely, prints a summary and
+// writes its table.
+//
+//   bazel run //solver:solve -- --width=4 --height=4 --k=3 --out=/tmp/4x4k3.mnk
+//   bazel run //solver:solve -- --json        # tic-tac-toe, summary as JSON
+//
+// Exit status: 0 done; 1 bad command line; 3 the table could not be written;
+// 4 the game is too large for this machine's memory.
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "solver/game.h"
+#include "solver/solver.h"
+#include "table/table.h"
+
+ABSL_FLAG(int, width, 3, "board width m (columns)");
+ABSL_FLAG(int, height, 3, "board height n (rows)");
+ABSL_FLAG(int, k, 3, "stones in a row that win");
+ABSL_FLAG(bool, gravity, false, "stones drop to the lowest empty cell");
+ABSL_FLAG(std::string, out, "", "write the table to this file");
+ABSL_FLAG(bool, json, false, "print the summary as one JSON object");
+ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
+ABSL_FLAG(int, threads, 0, "worker threads (0: one per core)");
+
+namespace mnk {
+namespace {
+
+std::string Summary(const Solution& s, uint64_t table_bytes,
+                    const std::string& out) {
+  const SolveStats& st = s.stats;
+  const Record start = s.records.view().Get(0);
+  std::string text = absl::StrFormat(
+      "game        %s (%dx%d, %d in a row%s)\n"
+      "start       %s for X, the first player, in %d plies\n"
+      "reachable   %d positions, %d terminal (%d won by X, %d won by O, %d "
+      "drawn)\n"
+      "by ply      %s\n"
+      "by value    %d wins, %d draws, %d losses for the side to move\n",
+      s.game.spec().Name(), s.game.width(), s.game.height(), s.game.spec().k,
+      s.game.spec().gravity ? ", gravity" : "", ValueName(start.value),
+      start.remoteness, st.reachable, st.terminal, st.x_wins, st.o_wins,
+      st.full_draws, absl::StrJoin(st.per_ply, " "), st.wins, st.draws,
+      st.losses);
+  absl::StrAppendFormat(
+      &text, "table       %d bytes, %.2f bytes per reachable position%s\n",
+      table_bytes, static_cast<double>(table_bytes) / st.reachable,
+      out.empty() ? "" : absl::StrCat(", written to ", out));
+  absl::StrAppendFormat(&text, "time        %.6f s\n", st.seconds);
+  return text;
+}
+
+std::string Json(const Solution& s, uint64_t table_bytes) {
+  const SolveStats& st = s.stats;
+  const GameSpec& spec = s.game.spec();
+  const Record start = s.records.view().Get(0);
+  return absl::StrFormat(
+      "{\"game\":{\"width\":%d,\"height\":%d,\"k\":%d,\"gravity\":%s},"
+      "\"start_value\":\"%s\",\"start_remoteness\":%d,\"reachable\":%d,"
+      "\"terminal\":%d,\"terminal_by_outcome\":{\"x_wins\":%d,\"o_wins\":%d,"
+      "\"draws\":%d},\"by_ply\":[%s],\"by_value\":{\"win\":%d,\"draw\":%d,"
+      "\"loss\":%d},\"indices\":%d,\"table_bytes\":%d,\"seconds\":%.6f}\n",
+      spec.width, spec.height, spec.k, spec.gravity ? "true" : "false",
+      ValueName(start.value), start.remoteness, st.reachable, st.terminal,
+      st.x_wins, st.o_wins, st.full_draws, absl::StrJoin(st.per_ply, ","),
+      st.wins, st.draws, st.losses, s.index.size(), table_bytes, st.seconds);
+}
+
+int Main() {
+  const GameSpec spec{absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
+                      absl::GetFlag(FLAGS_k), absl::GetFlag(FLAGS_gravity)};
+  absl::StatusOr<Game> game = Game::Create(spec);
+  if (!game.ok()) {
+    std::fprintf(stderr, "solve: %s\n", game.status().ToString().c_str());
+    return 1;
+  }
+  SolveOptions options;
+  options.threads = absl::GetFlag(FLAGS_threads) > 0
+                        ? absl::GetFlag(FLAGS_threads)
+                        : std::max(1u, std::thread::hardware_concurrency());
+  options.progress = !absl::GetFlag(FLAGS_quiet);
+  absl::StatusOr<Solution> solution = Solve(*game, options);
+  if (!solution.ok()) {
+    std::fprintf(stderr, "solve: %s\n", solution.status().ToString().c_str());
+    return 4;
+  }
+  const std::string out = absl::GetFlag(FLAGS_out);
+  if (!out.empty()) {
+    const absl::Status written = WriteTable(out, spec, solution->records.view(),
+                                            solution->stats.reachable);
+    if (!written.ok()) {
+      std::fprintf(stderr, "solve: %s\n", written.ToString().c_str());
+      return 3;
+    }
+  }
+  const uint64_t bytes = TableFileSize(solution->index.size());
+  const std::string report = absl::GetFlag(FLAGS_json)
+                                 ? Json(*solution, bytes)
+                                 : Summary(*solution, bytes, out);
+  std::fputs(report.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+}  // namespace mnk
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "solves an m,n,k game completely: solve --width=3 --height=3 --k=3 "
+      "[--gravity] [--out=FILE] [--json] [--quiet]");
+  const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
+  if (rest.size() > 1) {
+    std::fprintf(stderr, "solve: unexpected argument '%s'; see --help\n",
+                 rest[1]);
+    return 1;
+  }
+  return mnk::Main();
+}

@@ -1,0 +1,275 @@
+#include "table/table.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <cstring>
+#include <functional>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace mnk {
+namespace {
+
+constexpr char kMagic[8] = {'M', 'N', 'K', 'T', 'A', 'B', 'L', 'E'};
+constexpr uint8_t kIndexingScheme = 1;
+constexpr uint8_t kRecordLayout = 1;
+
+void PutLe(uint8_t* out, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) out[i] = static_cast<uint8_t>(value >> 8 * i);
+}
+uint64_t GetLe(const uint8_t* in, int bytes) {
+  uint64_t value = 0;
+  for (int i = bytes - 1; i >= 0; --i) value = value << 8 | in[i];
+  return value;
+}
+
+uint32_t Crc32(uint32_t crc, const void* data, size_t size) {
+  return crc32_z(crc, static_cast<const Bytef*>(data), size);
+}
+
+// Emits the file in pieces (header, the three sections, the checksum).
+void EmitTable(const GameSpec& spec, const RecordView& records,
+               uint64_t reachable,
+               const std::function<void(const void*, size_t)>& emit) {
+  const uint64_t e = records.size;
+  const uint64_t v = RecordView::ValueBytes(e);
+  uint8_t header[kTableHeaderSize] = {};
+  std::memcpy(header, kMagic, 8);
+  PutLe(header + 8, kTableVersion, 4);
+  header[12] = static_cast<uint8_t>(spec.width);
+  header[13] = static_cast<uint8_t>(spec.height);
+  header[14] = static_cast<uint8_t>(spec.k);
+  header[15] = spec.gravity ? 1 : 0;
+  header[16] = kIndexingScheme;
+  header[17] = kRecordLayout;
+  PutLe(header + 20, kTableHeaderSize, 4);
+  PutLe(header + 24, e, 8);
+  PutLe(header + 32, reachable, 8);
+  PutLe(header + 40, kTableHeaderSize, 8);
+  PutLe(header + 48, kTableHeaderSize + v, 8);
+  PutLe(header + 56, kTableHeaderSize + v + e, 8);
+  uint32_t crc = Crc32(0, header, sizeof(header));
+  emit(header, sizeof(header));
+  crc = Crc32(crc, records.values, v);
+  emit(records.values, v);
+  crc = Crc32(crc, records.remoteness, e);
+  emit(records.remoteness, e);
+  crc = Crc32(crc, records.best_move, e);
+  emit(records.best_move, e);
+  uint8_t trailer[4];
+  PutLe(trailer, crc, 4);
+  emit(trailer, 4);
+}
+
+absl::Status ErrnoStatus(int error, absl::string_view what) {
+  const std::string message = absl::StrCat(what, ": ", std::strerror(error));
+  switch (error) {
+    case ENOENT:
+      return absl::NotFoundError(message);
+    case EACCES:
+    case EPERM:
+      return absl::PermissionDeniedError(message);
+    case EISDIR:
+      return absl::FailedPreconditionError(message);
+    case ENOSPC:
+      return absl::ResourceExhaustedError(message);
+    default:
+      return absl::UnavailableError(message);
+  }
+}
+
+}  // namespace
+
+uint64_t TableFileSize(uint64_t entries) {
+  return kTableHeaderSize + RecordView::ValueBytes(entries) + 2 * entries + 4;
+}
+
+std::string SerializeTable(const GameSpec& spec, const RecordView& records,
+                           uint64_t reachable) {
+  std::string bytes;
+  bytes.reserve(TableFileSize(records.size));
+  EmitTable(spec, records, reachable, [&](const void* data, size_t size) {
+    bytes.append(static_cast<const char*>(data), size);
+  });
+  return bytes;
+}
+
+absl::Status WriteTable(const std::string& path, const GameSpec& spec,
+                        const RecordView& records, uint64_t reachable) {
+  std::string temp = path + ".tmp-XXXXXX";
+  const int fd = mkstemp(temp.data());
+  if (fd < 0) {
+    return ErrnoStatus(errno,
+                       absl::StrCat("cannot create a file beside ", path));
+  }
+  int error = 0;
+  EmitTable(spec, records, reachable, [&](const void* data, size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0 && error == 0) {
+      const ssize_t n = write(fd, p, std::min<size_t>(size, 1 << 30));
+      if (n < 0) {
+        if (errno != EINTR) error = errno;
+        continue;
+      }
+      p += n;
+      size -= n;
+    }
+  });
+  if (error == 0 && fchmod(fd, 0644) != 0) error = errno;
+  if (error == 0 && fsync(fd) != 0) error = errno;
+  if (close(fd) != 0 && error == 0) error = errno;
+  if (error == 0 && rename(temp.c_str(), path.c_str()) != 0) error = errno;
+  if (error != 0) {
+    unlink(temp.c_str());
+    return ErrnoStatus(error, absl::StrCat("cannot write ", path));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Table> Table::Load(const std::string& path,
+                                  std::optional<GameSpec> expected) {
+  const int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) return ErrnoStatus(errno, absl::StrCat("cannot open ", path));
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    const int error = errno;
+    close(fd);
+    return ErrnoStatus(error, absl::StrCat("cannot stat ", path));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    close(fd);
+    return absl::FailedPreconditionError(
+        absl::StrCat(path, " is a directory, not a table file"));
+  }
+  std::string bytes;
+  if (st.st_size > 0) bytes.resize(st.st_size);
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      close(fd);
+      return ErrnoStatus(error, absl::StrCat("cannot read ", path));
+    }
+    if (n == 0) break;
+    done += n;
+  }
+  close(fd);
+  bytes.resize(done);
+  return FromBytes(std::move(bytes), expected, path);
+}
+
+absl::StatusOr<Table> Table::FromBytes(std::string bytes,
+                                       std::optional<GameSpec> expected,
+                                       absl::string_view source) {
+  const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint64_t size = bytes.size();
+  if (size == 0) {
+    return absl::DataLossError(absl::StrCat(source,
+                                            " is empty: a table file "
+                                            "has at least ",
+                                            kTableHeaderSize + 4, " bytes"));
+  }
+  if (size < 8 || std::memcmp(data, kMagic, 8) != 0) {
+    return absl::DataLossError(absl::StrCat(
+        source, " is not a table file: it starts with \"",
+        absl::CHexEscape(bytes.substr(0, 8)), "\", expected \"MNKTABLE\""));
+  }
+  if (size < kTableHeaderSize + 4) {
+    return absl::DataLossError(absl::StrCat(
+        source, " is truncated: ", size, " bytes, shorter than the ",
+        kTableHeaderSize + 4, "-byte header and checksum"));
+  }
+  const uint64_t version = GetLe(data + 8, 4);
+  if (version != kTableVersion) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(source, " has format version ", version,
+                     "; this program reads version ", kTableVersion));
+  }
+  GameSpec spec;
+  spec.width = data[12];
+  spec.height = data[13];
+  spec.k = data[14];
+  spec.gravity = data[15] & 1;
+  absl::StatusOr<Game> game = Game::Create(spec);
+  if (!game.ok() || data[15] > 1 || data[16] != kIndexingScheme ||
+      data[17] != kRecordLayout || GetLe(data + 18, 2) != 0 ||
+      GetLe(data + 20, 4) != kTableHeaderSize) {
+    return absl::DataLossError(absl::StrFormat(
+        "%s has a corrupt header: game %dx%d k=%d flags %d, indexing %d, "
+        "layout %d, header size %d; expected a valid game, indexing %d, "
+        "layout %d, header size %d",
+        source, data[12], data[13], data[14], data[15], data[16], data[17],
+        GetLe(data + 20, 4), kIndexingScheme, kRecordLayout, kTableHeaderSize));
+  }
+  const PositionIndex index(*game);
+  const uint64_t entries = GetLe(data + 24, 8);
+  const uint64_t reachable = GetLe(data + 32, 8);
+  const uint64_t v = RecordView::ValueBytes(index.size());
+  if (entries != index.size() || reachable > entries ||
+      GetLe(data + 40, 8) != kTableHeaderSize ||
+      GetLe(data + 48, 8) != kTableHeaderSize + v ||
+      GetLe(data + 56, 8) != kTableHeaderSize + v + entries) {
+    return absl::DataLossError(absl::StrCat(
+        source, " has a corrupt header: ", entries, " entries for game ",
+        spec.Name(), ", expected ", index.size(), " with sections at ",
+        kTableHeaderSize, ", ", kTableHeaderSize + v, ", ",
+        kTableHeaderSize + v + index.size()));
+  }
+  const uint64_t expected_size = TableFileSize(entries);
+  if (size != expected_size) {
+    return absl::DataLossError(absl::StrCat(
+        source, " is ", size < expected_size ? "truncated" : "too long", ": ",
+        size, " bytes, expected ", expected_size, " for game ", spec.Name()));
+  }
+  const uint32_t stored = GetLe(data + size - 4, 4);
+  const uint32_t computed = Crc32(0, data, size - 4);
+  if (stored != computed) {
+    return absl::DataLossError(absl::StrFormat(
+        "%s is corrupt: checksum 0x%08x stored, 0x%08x computed", source,
+        stored, computed));
+  }
+  if (expected.has_value() && *expected != spec) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(source, " is a table for ", spec.Name(),
+                     ", not for the game asked for, ", expected->Name()));
+  }
+  return Table(*game, std::move(bytes), reachable);
+}
+
+RecordView Table::view() const {
+  const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes_.data());
+  const uint64_t e = index_.size();
+  const uint64_t v = RecordView::ValueBytes(e);
+  return {e, data + kTableHeaderSize, data + kTableHeaderSize + v,
+          data + kTableHeaderSize + v + e};
+}
+
+absl::StatusOr<Record> Table::Probe(const Position& p) const {
+  const Record r = view().Get(index_.Index(p));
+  if (r.value == Value::kUnreachable) {
+    return absl::NotFoundError(
+        absl::StrCat("the table marks ", game_.Format(p), " as unreachable"));
+  }
+  const bool terminal = game_.IsTerminal(p);
+  const bool move_ok = terminal ? r.best_move == kNoMove
+                                : r.best_move < game_.cells() &&
+                                      (game_.LegalMask(p) >> r.best_move & 1);
+  if (!move_ok || r.remoteness > game_.cells() - p.stones() ||
+      (terminal != (r.remoteness == 0))) {
+    return absl::DataLossError(absl::StrCat(
+        "the table's record for ", game_.Format(p), " is impossible: ",
+        ValueName(r.value), " in ", r.remoteness, ", best move ", r.best_move));
+  }
+  return r;
+}
+
+}  // namespace mnk

@@ -1,0 +1,175 @@
+#include "table/table.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "gtest/gtest.h"
+
+namespace mnk {
+namespace {
+
+// Records for tic-tac-toe where every index holds a recognisable value; the
+// start position gets a real record so that Probe can check it.
+RecordArrays FakeRecords(const PositionIndex& index) {
+  RecordArrays records(index.size());
+  for (uint64_t i = 0; i < index.size(); ++i) {
+    records.Set(i, {static_cast<Value>(1 + i % 3), static_cast<int>(i % 7),
+                    static_cast<int>(i % 9)});
+  }
+  records.Set(0, {Value::kDraw, 9, 0});
+  return records;
+}
+
+std::string TempPath(const std::string& name) {
+  return std::string(getenv("TEST_TMPDIR")) + "/" + name;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+class TableTest : public ::testing::Test {
+ protected:
+  const Game game_ = *Game::Create({3, 3, 3});
+  const PositionIndex index_{game_};
+  const RecordArrays records_ = FakeRecords(index_);
+  const std::string bytes_ = SerializeTable(game_.spec(), records_.view(), 7);
+};
+
+TEST_F(TableTest, LayoutIsAsDocumented) {
+  ASSERT_EQ(bytes_.size(), 13672u);
+  EXPECT_EQ(TableFileSize(6046), 13672u);
+  EXPECT_EQ(bytes_.substr(0, 8), "MNKTABLE");
+  EXPECT_EQ(bytes_[8], 1);  // version, little-endian
+  EXPECT_EQ(bytes_[12], 3);
+  EXPECT_EQ(bytes_[13], 3);
+  EXPECT_EQ(bytes_[14], 3);
+  EXPECT_EQ(bytes_[15], 0);
+  // Index 5's value (1 + 5 % 3 = 3, win) is in bits 2-3 of value byte 1.
+  EXPECT_EQ((bytes_[64 + 1] >> 2) & 3, 3);
+  // Remoteness and best move of index 10.
+  EXPECT_EQ(bytes_[64 + 1512 + 10], 10 % 7);
+  EXPECT_EQ(bytes_[64 + 1512 + 6046 + 10], 10 % 9);
+}
+
+TEST_F(TableTest, RoundTrip) {
+  const std::string path = TempPath("round_trip.mnk");
+  ASSERT_TRUE(WriteTable(path, game_.spec(), records_.view(), 7).ok());
+  EXPECT_EQ(ReadFile(path), bytes_);
+  absl::StatusOr<Table> table = Table::Load(path, game_.spec());
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ(table->reachable(), 7u);
+  EXPECT_EQ(table->game().spec(), game_.spec());
+  for (uint64_t i = 0; i < index_.size(); ++i) {
+    ASSERT_EQ(table->view().Get(i), records_.view().Get(i)) << i;
+  }
+  absl::StatusOr<Record> start = table->Probe(Position{});
+  ASSERT_TRUE(start.ok()) << start.status();
+  EXPECT_EQ(*start, (Record{Value::kDraw, 9, 0}));
+  // No temporary file is left beside it.
+  struct stat st;
+  EXPECT_NE(stat((path + ".tmp-").c_str(), &st), 0);
+}
+
+TEST_F(TableTest, ProbeRejectsImpossibleRecords) {
+  RecordArrays records = FakeRecords(index_);
+  // X in the centre: best move onto the occupied centre.
+  const Position p = *game_.Parse(".../.X./...");
+  records.Set(index_.Index(p), {Value::kDraw, 8, 4});
+  absl::StatusOr<Table> table =
+      Table::FromBytes(SerializeTable(game_.spec(), records.view(), 1));
+  ASSERT_TRUE(table.ok());
+  EXPECT_EQ(table->Probe(p).status().code(), absl::StatusCode::kDataLoss);
+  records.Set(index_.Index(p), {Value::kUnreachable, 0, kNoMove});
+  table = Table::FromBytes(SerializeTable(game_.spec(), records.view(), 1));
+  EXPECT_EQ(table->Probe(p).status().code(), absl::StatusCode::kNotFound);
+}
+
+void ExpectError(absl::StatusOr<Table> table, absl::StatusCode code,
+                 absl::string_view message_part) {
+  ASSERT_FALSE(table.ok());
+  EXPECT_EQ(table.status().code(), code) << table.status();
+  EXPECT_NE(table.status().message().find(message_part), std::string::npos)
+      << table.status();
+}
+
+TEST_F(TableTest, EachKindOfDamageHasItsOwnError) {
+  ExpectError(Table::FromBytes(""), absl::StatusCode::kDataLoss, "is empty");
+  ExpectError(Table::FromBytes("GIF89a" + bytes_.substr(6)),
+              absl::StatusCode::kDataLoss, "not a table file");
+  ExpectError(Table::FromBytes(bytes_.substr(0, 40)),
+              absl::StatusCode::kDataLoss, "shorter than the 68-byte header");
+  ExpectError(Table::FromBytes(bytes_.substr(0, bytes_.size() - 1)),
+              absl::StatusCode::kDataLoss, "truncated: 13671 bytes");
+  ExpectError(Table::FromBytes(bytes_ + "x"), absl::StatusCode::kDataLoss,
+              "too long");
+  std::string version = bytes_;
+  version[8] = 2;
+  ExpectError(Table::FromBytes(version), absl::StatusCode::kFailedPrecondition,
+              "format version 2; this program reads version 1");
+  std::string flipped = bytes_;
+  flipped[5000] ^= 0x10;
+  ExpectError(Table::FromBytes(flipped), absl::StatusCode::kDataLoss,
+              "checksum");
+  std::string header = bytes_;
+  header[14] = 7;  // k = 7 on a 3x3 board
+  ExpectError(Table::FromBytes(header), absl::StatusCode::kDataLoss,
+              "corrupt header");
+  ExpectError(Table::FromBytes(bytes_, GameSpec{4, 4, 4}),
+              absl::StatusCode::kFailedPrecondition,
+              "a table for 3,3,3, not for the game asked for, 4,4,4");
+}
+
+TEST_F(TableTest, EveryTruncationAndEveryFlippedByteIsRefused) {
+  for (size_t n = 0; n < bytes_.size(); ++n) {
+    ASSERT_FALSE(Table::FromBytes(bytes_.substr(0, n)).ok()) << n;
+  }
+  for (size_t i = 0; i < bytes_.size(); ++i) {
+    std::string damaged = bytes_;
+    damaged[i] ^= 0x01;
+    ASSERT_FALSE(Table::FromBytes(damaged).ok()) << i;
+  }
+}
+
+TEST_F(TableTest, FileSystemErrors) {
+  ExpectError(Table::Load(TempPath("missing.mnk")), absl::StatusCode::kNotFound,
+              "No such file");
+  ExpectError(Table::Load(getenv("TEST_TMPDIR")),
+              absl::StatusCode::kFailedPrecondition, "is a directory");
+  // Unreadable: checked as an unprivileged user, since root reads anything.
+  const std::string path = TempPath("unreadable.mnk");
+  WriteFile(path, bytes_);
+  ASSERT_EQ(chmod(path.c_str(), 0), 0);
+  const pid_t child = fork();
+  if (child == 0) {
+    if (geteuid() == 0 && setuid(65534) != 0) _exit(100);
+    _exit(static_cast<int>(Table::Load(path).status().code()));
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status),
+            static_cast<int>(absl::StatusCode::kPermissionDenied));
+}
+
+TEST_F(TableTest, WriteFailureLeavesTargetAlone) {
+  const std::string path = TempPath("no_such_dir/table.mnk");
+  const absl::Status status =
+      WriteTable(path, game_.spec(), records_.view(), 7);
+  EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
+}
+
+}  // namespace
+}  // namespace mnk
