@@ -187,7 +187,7 @@ std::string DrawBoard(const Game& game, const Position& p,
     if (row > 0 && !gravity) {
       std::string rule;
       for (int col = 0; col < m; ++col) {
-        absl::StrAppend(&rule, col > 0 ? "+" : " ", std::string(w + 2, '-'));
+        absl::StrAppend(&rule, col > 0 ? "+" : "", std::string(w + 2, '-'));
       }
       absl::StrAppend(&text, rule, "\n");
     }
@@ -236,6 +236,7 @@ int PlayGame(const Table& table, const GameOptions& options, std::istream& in,
   Position p;
   std::string line;
   bool too_long = false;
+  bool drawn = false;  // the board is on screen since the last move
   while (!game.IsTerminal(p)) {
     absl::StatusOr<Analysis> a = Analyze(table, p);
     if (!a.ok()) {
@@ -246,9 +247,12 @@ int PlayGame(const Table& table, const GameOptions& options, std::istream& in,
     if (p.side_to_move() != human_side) {
       out << "I play " << unit << " " << choice(a->record.best_move) << ".\n";
       p = Game::Play(p, a->record.best_move);
+      drawn = false;
       continue;
     }
-    out << DrawBoard(game, p, marks) << "\nYour move: " << std::flush;
+    if (!drawn) out << DrawBoard(game, p, marks) << "\n";
+    drawn = true;
+    out << "Your move: " << std::flush;
     if (!ReadLine(in, &line, &too_long)) {
       out << "\nEnd of input: game abandoned.\n";
       return 0;
@@ -299,6 +303,7 @@ int PlayGame(const Table& table, const GameOptions& options, std::istream& in,
         continue;
       }
       p = Game::Play(p, cell);
+      drawn = false;
     }
   }
   out << DrawBoard(game, p, marks) << "\n";

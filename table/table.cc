@@ -254,7 +254,7 @@ RecordView Table::view() const {
 }
 
 absl::StatusOr<Record> Table::Probe(const Position& p) const {
-  const Record r = view().Get(index_.Index(p));
+  const Record r = Lookup(p);
   if (r.value == Value::kUnreachable) {
     return absl::NotFoundError(
         absl::StrCat("the table marks ", game_.Format(p), " as unreachable"));

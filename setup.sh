@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what the project needs on a fresh Debian 12 machine (idempotent;
+# run as root or with sudo). Nothing is downloaded at build time: Bazel 4.2.3,
+# Abseil, GoogleTest, Google Benchmark and zlib all come from Debian.
+set -euo pipefail
+
+packages=(
+  bazel-bootstrap        # Bazel 4.2.3
+  bazel-platforms        # @platforms, as a local repository
+  bazel-rules-java       # @rules_java, as a local repository
+  libabsl-dev            # Abseil 20220623
+  libgtest-dev           # GoogleTest
+  libbenchmark-dev       # Google Benchmark
+  zlib1g-dev             # crc32 for table checksums
+  clang                  # libFuzzer targets and sanitizer builds
+  libclang-rt-14-dev     # clang's sanitizer and fuzzer runtimes
+  clang-format           # the style check in CI
+  g++
+  git
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2> /dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" > /dev/null
+fi
+bazel --version > /dev/null
+echo "setup: all packages present"

@@ -1,0 +1,70 @@
+// Solver and live-search speed.
+//
+//   bazel run -c opt //solver:solver_benchmark -- --benchmark_repetitions=9 \
+//       --benchmark_report_aggregates_only
+#include "benchmark/benchmark.h"
+#include "solver/game.h"
+#include "solver/search.h"
+#include "solver/solver.h"
+
+namespace mnk {
+namespace {
+
+// Solving a whole game in-process: args are width, height, k, gravity,
+// threads.
+void BM_Solve(benchmark::State& state) {
+  const Game game = *Game::Create(
+      {static_cast<int>(state.range(0)), static_cast<int>(state.range(1)),
+       static_cast<int>(state.range(2)), state.range(3) != 0});
+  SolveOptions options;
+  options.threads = static_cast<int>(state.range(4));
+  uint64_t reachable = 0;
+  for (auto _ : state) {
+    absl::StatusOr<Solution> s = Solve(game, options);
+    reachable = s->stats.reachable;
+    benchmark::DoNotOptimize(s->records.view().values);
+  }
+  state.counters["reachable"] = reachable;
+  state.counters["positions/s"] = benchmark::Counter(
+      reachable, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_Solve)
+    ->ArgNames({"m", "n", "k", "gravity", "threads"})
+    ->Args({3, 3, 3, 0, 1})
+    ->Args({4, 4, 4, 1, 1})
+    ->Args({4, 4, 4, 0, 2})
+    ->Unit(benchmark::kMicrosecond);
+
+// The seed tutorials' way to choose a move from the empty board: plain
+// minimax on every move, no memory.
+void BM_SeedMinimaxFirstMove(benchmark::State& state) {
+  const Game game = *Game::Create({3, 3, 3});
+  uint64_t nodes = 0;
+  for (auto _ : state) {
+    int best = -2, best_cell = -1;
+    nodes = 0;
+    for (int cell : game.LegalMoves(Position{})) {
+      const int score = -Minimax(game, Game::Play(Position{}, cell), &nodes);
+      if (score > best) {
+        best = score;
+        best_cell = cell;
+      }
+    }
+    benchmark::DoNotOptimize(best_cell);
+  }
+  state.counters["nodes"] = nodes;
+}
+BENCHMARK(BM_SeedMinimaxFirstMove)->Unit(benchmark::kMicrosecond);
+
+void BM_AlphaBetaEmptyBoard(benchmark::State& state) {
+  const Game game = *Game::Create({3, 3, 3});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(AlphaBeta(game, Position{}));
+  }
+}
+BENCHMARK(BM_AlphaBetaEmptyBoard)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace mnk
+
+BENCHMARK_MAIN();

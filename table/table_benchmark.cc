@@ -1,0 +1,85 @@
+// Probe speed on the built tic-tac-toe table.
+//
+//   bazel run -c opt //table:table_benchmark -- --benchmark_repetitions=9 \
+//       --benchmark_report_aggregates_only
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "table/table.h"
+#include "tools/cpp/runfiles/runfiles.h"
+
+namespace mnk {
+namespace {
+
+const char* argv0 = "";
+
+std::string TablePath() {
+  std::string error;
+  std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
+      bazel::tools::cpp::runfiles::Runfiles::Create(argv0, &error));
+  return runfiles == nullptr ? "" : runfiles->Rlocation("mnk/data/3x3k3.mnk");
+}
+
+// Every reachable position of the table, in a fixed random order.
+std::vector<Position> ShuffledPositions(const Table& table) {
+  std::vector<Position> positions;
+  for (uint64_t i = 0; i < table.index().size(); ++i) {
+    if (table.view().GetValue(i) != Value::kUnreachable) {
+      positions.push_back(table.index().At(i));
+    }
+  }
+  std::shuffle(positions.begin(), positions.end(), std::mt19937(1));
+  return positions;
+}
+
+// One Probe (index, three loads, record checks) of a random reachable
+// position; positions cycle through a shuffled list of all of them.
+void BM_Probe(benchmark::State& state) {
+  absl::StatusOr<Table> table = Table::Load(TablePath());
+  if (!table.ok()) {
+    state.SkipWithError(std::string(table.status().message()).c_str());
+    return;
+  }
+  const std::vector<Position> positions = ShuffledPositions(*table);
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(table->Probe(positions[i]));
+    if (++i == positions.size()) i = 0;
+  }
+}
+BENCHMARK(BM_Probe);
+
+// The same positions through Lookup: index and three loads, no checks.
+void BM_Lookup(benchmark::State& state) {
+  absl::StatusOr<Table> table = Table::Load(TablePath());
+  if (!table.ok()) {
+    state.SkipWithError(std::string(table.status().message()).c_str());
+    return;
+  }
+  const std::vector<Position> positions = ShuffledPositions(*table);
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(table->Lookup(positions[i]));
+    if (++i == positions.size()) i = 0;
+  }
+}
+BENCHMARK(BM_Lookup);
+
+// Loading (reading and checking) the table file.
+void BM_Load(benchmark::State& state) {
+  const std::string path = TablePath();
+  for (auto _ : state) benchmark::DoNotOptimize(Table::Load(path));
+}
+BENCHMARK(BM_Load)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace mnk
+
+int main(int argc, char** argv) {
+  mnk::argv0 = argv[0];
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# End to end: the play binary driven through standard input and flags, with
+# the built tic-tac-toe table, and its exit codes for bad input and tables.
+set -u
+PLAY="$TEST_SRCDIR/mnk/player/play"
+TABLE="$TEST_SRCDIR/mnk/data/3x3k3.mnk"
+TMP="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# expect_eq NAME EXPECTED ACTUAL
+expect_eq() {
+  [ "$2" == "$3" ] || fail "$1: expected [$2], got [$3]"
+}
+# expect_contains NAME NEEDLE HAYSTACK
+expect_contains() {
+  case "$3" in *"$2"*) ;; *) fail "$1: [$2] not in output: [$3]" ;; esac
+}
+
+# --- A scripted game: a typo, then moves; the table wins with column 1-4-7.
+out=$(printf 'abc\n0\n8\n2\n' | "$PLAY")
+expect_eq "game exit" 0 $?
+expect_contains "game typo" "'abc' is not a cell number or a command" "$out"
+expect_contains "game reply" "I play cell 4." "$out"
+expect_contains "game finish" "I play cell 7." "$out"
+expect_contains "game board" " X | O | X
+---+---+---
+ 3 | O | 5
+---+---+---
+ 6 | O | X" "$out"
+expect_contains "game result" "I win." "$out"
+
+# --- Bad moves, hint and eval, then end of input mid-game.
+out=$(printf '9\n0\n0\nhint\neval\n' | "$PLAY")
+expect_eq "eof exit" 0 $?
+expect_contains "off board" "cell 9 is off the board: expected 0 to 8." "$out"
+expect_contains "taken" "Cell 0 is taken. Choose an empty cell." "$out"
+expect_contains "hint" "Best move: cell 1 (draw in 7)." "$out"
+expect_contains "eval" "  cell 1: draw in 7  <- best
+  cell 2: draw in 7" "$out"
+expect_contains "eof" "End of input: game abandoned." "$out"
+
+# --- The table moves first; the person plays O.
+out=$(printf '1\n' | "$PLAY" --first=ai --mark=O)
+expect_contains "ai first" "I play cell 0." "$out"
+expect_contains "ai first reply" "I play cell 3." "$out"
+out=$("$PLAY" < /dev/null)
+expect_eq "empty stdin exit" 0 $?
+
+# --- One-shot queries.
+out=$("$PLAY" --position=X.OX.XOO. --json)
+expect_eq "json" '{"position":"X.O/X.X/OO.","to_move":"X","value":"win","remoteness":1,"best_move":4,"moves":[{"move":1,"value":"loss","remoteness":2},{"move":4,"value":"win","remoteness":1},{"move":8,"value":"loss","remoteness":2}]}' "$out"
+out=$("$PLAY" --position=XXX/OO./... --json)
+expect_eq "json terminal" '{"position":"XXX/OO./...","to_move":"O","value":"loss","remoteness":0,"best_move":null,"moves":[]}' "$out"
+out=$("$PLAY" --position=XO.XO....)
+expect_contains "text" "best move   6" "$out"
+expect_contains "text moves" "cell 6  win in 1  <- best" "$out"
+
+# --- Batch protocol: one answer line per input line, errors included.
+out=$(printf 'XO.......\n\nX.?\nXO.XO....\n' | "$PLAY" --batch)
+expect_eq "batch" "position=XO./.../... to_move=X value=win remoteness=5 best_move=3 moves=2:draw:7,3:win:5,4:win:5,5:draw:7,6:win:5,7:draw:7,8:draw:7
+error: empty line: expected a position
+error: unknown character '?' at character 3: expected 'X', 'O', '.' or '/'
+position=XO./XO./... to_move=X value=win remoteness=1 best_move=6 moves=2:loss:2,5:loss:2,6:win:1,7:draw:5,8:loss:2" "$out"
+out=$(printf 'X........\nOOO\n' | "$PLAY" --batch --json)
+expect_eq "batch json" '{"position":"X../.../...","to_move":"O","value":"draw","remoteness":8,"best_move":4,"moves":[{"move":1,"value":"loss","remoteness":6},{"move":2,"value":"loss","remoteness":6},{"move":3,"value":"loss","remoteness":6},{"move":4,"value":"draw","remoteness":8},{"move":5,"value":"loss","remoteness":6},{"move":6,"value":"loss","remoteness":6},{"move":7,"value":"loss","remoteness":6},{"move":8,"value":"loss","remoteness":6}]}
+{"input":"OOO","error":"position has 3 cells: a 3x3 board has 9"}' "$out"
+# Garbage: a 1 MB line, binary bytes, CRLF, a line without '\n' at the end.
+out=$( { head -c 1000000 /dev/zero | tr '\0' 'X'; printf '\n\x00\xff\x01\nX........\r\n.........'; } | "$PLAY" --batch)
+expect_eq "garbage exit" 0 $?
+expect_eq "garbage lines" 4 "$(printf '%s\n' "$out" | wc -l)"
+expect_contains "long line" "error: line is longer than 4096 bytes" "$out"
+expect_contains "binary" "error: unknown character byte 0x00 at character 1" "$out"
+expect_contains "crlf" "error: line ends with a carriage return (CRLF)" "$out"
+expect_contains "no newline" "position=.../.../... to_move=X value=draw remoteness=9 best_move=0" "$out"
+
+# --- Exit codes and messages.
+"$PLAY" --position=XX. 2> "$TMP/err" > /dev/null
+expect_eq "bad position exit" 2 $?
+expect_contains "bad position message" "position has 3 cells" "$(cat "$TMP/err")"
+"$PLAY" --first=bob 2> "$TMP/err" < /dev/null
+expect_eq "bad flag exit" 1 $?
+"$PLAY" --no_such_flag 2> /dev/null < /dev/null
+expect_eq "unknown flag exit" 1 $?
+"$PLAY" --table="$TMP/missing.mnk" 2> "$TMP/err" < /dev/null
+expect_eq "missing table exit" 3 $?
+expect_contains "missing table" "No such file or directory" "$(cat "$TMP/err")"
+"$PLAY" --table="$TMP" 2> "$TMP/err" < /dev/null
+expect_eq "directory exit" 3 $?
+expect_contains "directory" "is a directory" "$(cat "$TMP/err")"
+: > "$TMP/empty.mnk"
+"$PLAY" --table="$TMP/empty.mnk" 2> "$TMP/err" < /dev/null
+expect_eq "empty table exit" 3 $?
+expect_contains "empty table" "is empty" "$(cat "$TMP/err")"
+head -c 5000 "$TABLE" > "$TMP/short.mnk"
+"$PLAY" --table="$TMP/short.mnk" 2> "$TMP/err" < /dev/null
+expect_eq "truncated exit" 3 $?
+expect_contains "truncated" "is truncated: 5000 bytes, expected 13672" "$(cat "$TMP/err")"
+cp "$TABLE" "$TMP/flipped.mnk" && chmod u+w "$TMP/flipped.mnk"
+printf '\x07' | dd of="$TMP/flipped.mnk" bs=1 seek=9000 conv=notrunc 2> /dev/null
+"$PLAY" --table="$TMP/flipped.mnk" --position=......... 2> "$TMP/err"
+expect_eq "flipped exit" 3 $?
+expect_contains "flipped" "checksum" "$(cat "$TMP/err")"
+"$PLAY" --table="$TABLE" --k=2 2> "$TMP/err" < /dev/null
+expect_eq "other game exit" 3 $?
+expect_contains "other game" "a table for 3,3,3, not for the game asked for, 3,3,2" "$(cat "$TMP/err")"
+"$PLAY" --width=4 --height=4 --k=4 2> "$TMP/err" < /dev/null
+expect_eq "no built-in table exit" 3 $?
+expect_contains "no built-in" "no built-in table for 4,4,4" "$(cat "$TMP/err")"
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "all play end-to-end checks passed"
