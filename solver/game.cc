@@ -73,9 +73,8 @@ Game::Game(const GameSpec& spec) : spec_(spec) {
       }
     }
     // With k == 1 every direction finds the same single-stone lines.
-    if (starts != 0 && (k > 1 || d == 0)) {
-      directions_.push_back({drow[d] * m + dcol[d], starts});
-    }
+    shift_[d] = drow[d] * m + dcol[d];
+    starts_[d] = k > 1 || d == 0 ? starts : 0;
   }
 }
 

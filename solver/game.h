@@ -95,16 +95,16 @@ class Game {
   int cells() const { return spec_.width * spec_.height; }
   uint32_t full_mask() const { return full_; }
 
-  // True when `stones` contain k in a row in any direction.
+  // True when `stones` contain k in a row in any direction. Branch-free but
+  // for the loop over k: the hot test of the solver.
   bool HasLine(uint32_t stones) const {
-    for (const Direction& d : directions_) {
-      uint32_t run = stones & d.starts;
-      for (int i = 1; i < spec_.k && run != 0; ++i) {
-        run &= stones >> (i * d.shift);
-      }
-      if (run != 0) return true;
+    uint32_t any = 0;
+    for (int d = 0; d < 4; ++d) {
+      uint32_t run = stones & starts_[d];
+      for (int i = 1; i < spec_.k; ++i) run &= stones >> (i * shift_[d]);
+      any |= run;
     }
-    return false;
+    return any != 0;
   }
 
   // The game is over: the player who just moved has a line, or the board is
@@ -146,19 +146,15 @@ class Game {
   std::string Format(const Position& p) const;
 
  private:
-  // Cells (p, p + shift, ..., p + (k-1) * shift) form a line in one direction
-  // for every start p in `starts`.
-  struct Direction {
-    int shift;
-    uint32_t starts;
-  };
-
   explicit Game(const GameSpec& spec);
   bool GravityReachable(const Position& p) const;
 
   GameSpec spec_;
   uint32_t full_ = 0;
-  std::vector<Direction> directions_;
+  // Cells (p, p + shift, ..., p + (k-1) * shift) form a line in direction d
+  // (right, down, down-right, down-left) for every start p in starts_[d].
+  int shift_[4] = {};
+  uint32_t starts_[4] = {};
 };
 
 }  // namespace mnk

@@ -79,7 +79,7 @@ uint32_t PositionIndex::NextShape(uint32_t occupied) const {
     // Gosper's hack: the next larger integer with as many bits set.
     const uint32_t low = occupied & -occupied;
     const uint32_t ripple = occupied + low;
-    return ripple | (((occupied ^ ripple) >> 2) / low);
+    return ripple | ((occupied ^ ripple) >> (2 + __builtin_ctz(low)));
   }
   const int stones = __builtin_popcount(occupied);
   return Shape(stones, ShapeRank(occupied) + 1);

@@ -35,6 +35,7 @@
 #ifndef MNK_SOLVER_INDEX_H_
 #define MNK_SOLVER_INDEX_H_
 
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -107,8 +108,11 @@ class PositionIndex {
     return cells;
   }
 
+  // C(n, k) for 0 <= n, k <= 32; 0 when k > n. No branch: the solver's
+  // inner loop uses it.
   static uint64_t Binomial(int n, int k) {
-    return k < 0 || k > n ? 0 : index_internal::kBinomial.c[n][k];
+    assert(n >= 0 && n <= 32 && k >= 0 && k <= 32);
+    return index_internal::kBinomial.c[n][k];
   }
 
  private:

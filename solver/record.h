@@ -17,7 +17,9 @@
 #ifndef MNK_SOLVER_RECORD_H_
 #define MNK_SOLVER_RECORD_H_
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -86,15 +88,23 @@ struct RecordView {
 
 class RecordArrays {
  public:
-  explicit RecordArrays(uint64_t n)
+  // Every entry unreachable (value 0, remoteness 0, no move). With
+  // `initialize` false the remoteness and best-move bytes are left
+  // unwritten, for a writer that sets every entry itself.
+  explicit RecordArrays(uint64_t n, bool initialize = true)
       : size_(n),
         values_(RecordView::ValueBytes(n), 0),
-        remoteness_(n, 0),
-        best_move_(n, kNoMove) {}
+        remoteness_(new uint8_t[n]),
+        best_move_(new uint8_t[n]) {
+    if (initialize) {
+      std::fill_n(remoteness_.get(), n, 0);
+      std::fill_n(best_move_.get(), n, kNoMove);
+    }
+  }
 
   uint64_t size() const { return size_; }
   RecordView view() const {
-    return {size_, values_.data(), remoteness_.data(), best_move_.data()};
+    return {size_, values_.data(), remoteness_.get(), best_move_.get()};
   }
   // Not thread-safe for entries sharing a byte of `values`.
   void SetValue(uint64_t i, Value v) {
@@ -107,14 +117,14 @@ class RecordArrays {
     remoteness_[i] = r.remoteness;
     best_move_[i] = r.best_move;
   }
-  uint8_t* remoteness() { return remoteness_.data(); }
-  uint8_t* best_move() { return best_move_.data(); }
+  uint8_t* remoteness() { return remoteness_.get(); }
+  uint8_t* best_move() { return best_move_.get(); }
 
  private:
   uint64_t size_;
   std::vector<uint8_t> values_;
-  std::vector<uint8_t> remoteness_;
-  std::vector<uint8_t> best_move_;
+  std::unique_ptr<uint8_t[]> remoteness_;
+  std::unique_ptr<uint8_t[]> best_move_;
 };
 
 }  // namespace mnk

@@ -42,7 +42,8 @@ class LayerWalker {
                                              : 0) {}
 
   // Calls visit(global_index, position) for every position of the shapes
-  // [begin, end). Inside visit, legal() and Child() refer to that position.
+  // [begin, end). Inside visit, legal() refers to that position, and after
+  // PrepareChildren() so does Child().
   template <typename Visit>
   void Walk(uint64_t begin, uint64_t end, Visit&& visit) {
     uint32_t occupied = index_.Shape(stones_, begin);
@@ -51,15 +52,17 @@ class LayerWalker {
       PrepareShape(occupied);
       uint32_t slots = (uint32_t{1} << (stones_ / 2)) - 1;
       for (uint64_t r = 0; r < patterns_; ++r, ++global) {
-        PreparePattern(slots);
+        slots_ = slots;
         Position p;
-        p.o = PositionIndex::Deposit(slots, occupied);
+        for (uint32_t b = slots; b != 0; b &= b - 1) {
+          p.o |= cell_bit_[__builtin_ctz(b)];
+        }
         p.x = occupied & ~p.o;
         visit(global, p);
         if (r + 1 < patterns_) {
           const uint32_t low = slots & -slots;
           const uint32_t ripple = slots + low;
-          slots = ripple | (((slots ^ ripple) >> 2) / low);
+          slots = ripple | ((slots ^ ripple) >> (2 + __builtin_ctz(low)));
         }
       }
       if (shape + 1 < end) occupied = index_.NextShape(occupied);
@@ -78,50 +81,12 @@ class LayerWalker {
                                       : low_pattern_[t] +
                                             PositionIndex::Binomial(jc, t + 1) +
                                             high_pattern_[t];
-    return child_offset_ + child_shape_[cell] * child_patterns_ + pattern;
+    return child_base_[cell] + pattern;
   }
 
- private:
-  void PrepareShape(uint32_t occupied) {
-    const uint32_t empty = game_.full_mask() & ~occupied;
-    if (game_.spec().gravity) {
-      const int m = game_.width();
-      const uint32_t bottom_row = game_.full_mask() & ~(game_.full_mask() >> m);
-      legal_ = empty & (bottom_row | (occupied >> m));
-    } else {
-      legal_ = empty;
-    }
-    if (stones_ == index_.cells()) return;
-    // Occupied cells c_0 < c_1 < ...: low[j] sums C(c_i, i + 1) for i < j,
-    // high[j] sums C(c_i, i + 2) for i >= j (their slot moves up by one).
-    int cells[kMaxGravityCells];
-    int count = 0;
-    for (uint32_t s = occupied; s != 0; s &= s - 1) {
-      cells[count++] = __builtin_ctz(s);
-    }
-    uint64_t low[kMaxGravityCells + 1], high[kMaxGravityCells + 1];
-    low[0] = 0;
-    for (int j = 0; j < count; ++j) {
-      low[j + 1] = low[j] + PositionIndex::Binomial(cells[j], j + 1);
-    }
-    high[count] = 0;
-    for (int j = count - 1; j >= 0; --j) {
-      high[j] = high[j + 1] + PositionIndex::Binomial(cells[j], j + 2);
-    }
-    for (uint32_t s = legal_; s != 0; s &= s - 1) {
-      const int cell = __builtin_ctz(s);
-      const int jc = __builtin_popcount(occupied & ((uint32_t{1} << cell) - 1));
-      slot_[cell] = jc;
-      child_shape_[cell] =
-          game_.spec().gravity
-              ? index_.ShapeRank(occupied | uint32_t{1} << cell)
-              : low[jc] + PositionIndex::Binomial(cell, jc + 1) + high[jc];
-    }
-  }
-
-  void PreparePattern(uint32_t slots) {
-    if (stones_ == index_.cells()) return;
-    slots_ = slots;
+  // Makes Child() work for the current position (not the full board).
+  void PrepareChildren() {
+    const uint32_t slots = slots_;
     // O slots s_0 < s_1 < ...: a stone added at slot jc moves every O slot at
     // or above jc up by one; an O stone there also takes index t.
     int s[kMaxGravityCells];
@@ -140,6 +105,46 @@ class LayerWalker {
     }
   }
 
+ private:
+  void PrepareShape(uint32_t occupied) {
+    const uint32_t empty = game_.full_mask() & ~occupied;
+    if (game_.spec().gravity) {
+      const int m = game_.width();
+      const uint32_t bottom_row = game_.full_mask() & ~(game_.full_mask() >> m);
+      legal_ = empty & (bottom_row | (occupied >> m));
+    } else {
+      legal_ = empty;
+    }
+    // Occupied cells c_0 < c_1 < ...: low[j] sums C(c_i, i + 1) for i < j,
+    // high[j] sums C(c_i, i + 2) for i >= j (their slot moves up by one).
+    int cells[kMaxGravityCells];
+    int count = 0;
+    for (uint32_t s = occupied; s != 0; s &= s - 1) {
+      cells[count] = __builtin_ctz(s);
+      cell_bit_[count++] = s & -s;
+    }
+    if (stones_ == index_.cells()) return;
+    uint64_t low[kMaxGravityCells + 1], high[kMaxGravityCells + 1];
+    low[0] = 0;
+    for (int j = 0; j < count; ++j) {
+      low[j + 1] = low[j] + PositionIndex::Binomial(cells[j], j + 1);
+    }
+    high[count] = 0;
+    for (int j = count - 1; j >= 0; --j) {
+      high[j] = high[j + 1] + PositionIndex::Binomial(cells[j], j + 2);
+    }
+    for (uint32_t s = legal_; s != 0; s &= s - 1) {
+      const int cell = __builtin_ctz(s);
+      const int jc = __builtin_popcount(occupied & ((uint32_t{1} << cell) - 1));
+      slot_[cell] = jc;
+      const uint64_t child_shape =
+          game_.spec().gravity
+              ? index_.ShapeRank(occupied | uint32_t{1} << cell)
+              : low[jc] + PositionIndex::Binomial(cell, jc + 1) + high[jc];
+      child_base_[cell] = child_offset_ + child_shape * child_patterns_;
+    }
+  }
+
   const Game& game_;
   const PositionIndex& index_;
   const int stones_;
@@ -149,22 +154,26 @@ class LayerWalker {
   const uint64_t child_offset_;
   uint32_t legal_ = 0;
   uint32_t slots_ = 0;
+  uint32_t cell_bit_[kMaxGravityCells];
   int slot_[kMaxGravityCells];
-  uint64_t child_shape_[kMaxGravityCells];
+  uint64_t child_base_[kMaxGravityCells];  // index of the child's block
   uint64_t low_pattern_[kMaxGravityCells + 1];
   uint64_t high_pattern_[kMaxGravityCells + 1];
 };
 
-// Without gravity: whether a position with a legal piece count can arise.
-bool LocallyReachable(const Game& game, const Position& p) {
-  if (game.HasLine(p.mover())) return false;
-  const uint32_t last = p.last_mover();
-  if (!game.HasLine(last)) return true;
-  for (uint32_t s = last; s != 0; s &= s - 1) {
-    if (!game.HasLine(last & ~(s & -s))) return true;
+// A child's byte in the layer arrays (value << 6 | remoteness) to the policy
+// score of moving there, for the parent: one load instead of a switch.
+struct ChildScores {
+  int16_t score[256];
+  ChildScores() {
+    for (int b = 0; b < 256; ++b) {
+      const Value v = Negate(static_cast<Value>(b >> 6));
+      score[b] =
+          v == Value::kUnreachable ? -30000 : PolicyScore(v, (b & 63) + 1);
+    }
   }
-  return false;
-}
+};
+const ChildScores kChildScores;
 
 // Counts kept per thread and added up after each layer.
 struct Counts {
@@ -307,6 +316,7 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
 
   // With gravity, mark the reachable indices (remoteness byte 1) first.
   if (gravity) {
+    std::fill_n(remoteness, index.size(), 0);
     remoteness[index.layer_offset(0)] = 1;
     for (int stones = 0; stones < cells; ++stones) {
       progress.SetPhase("marking", stones);
@@ -315,6 +325,7 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
                   LayerWalker walker(game, index, stones);
                   walker.Walk(begin, end, [&](uint64_t i, const Position& p) {
                     if (remoteness[i] == 0 || game.IsTerminal(p)) return;
+                    walker.PrepareChildren();
                     for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
                       __atomic_store_n(
                           &remoteness[walker.Child(__builtin_ctz(s))], 1,
@@ -327,28 +338,45 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
 
   SolveStats& stats = solution.stats;
   stats.per_ply.assign(cells + 1, 0);
-  std::vector<uint8_t> child_values;  // layer stones + 1, one Value a byte
+  // One byte a position of the layer being solved and of its child layer:
+  // value << 6 | remoteness, so that a child costs one load.
+  std::vector<uint8_t> child_layer;
   for (int stones = cells; stones >= 0; --stones) {
     progress.SetPhase("solving", stones);
     const uint64_t offset = index.layer_offset(stones);
     const uint64_t child_offset =
         stones < cells ? index.layer_offset(stones + 1) : 0;
-    std::vector<uint8_t> values(index.layer_size(stones), 0);
+    std::vector<uint8_t> layer(index.layer_size(stones), 0);
     const Counts counts = ForShapes(
         index, stones, threads, progress,
         [&](uint64_t begin, uint64_t end, Counts& c) {
           LayerWalker walker(game, index, stones);
           walker.Walk(begin, end, [&](uint64_t i, const Position& p) {
-            const bool reachable =
-                gravity ? remoteness[i] != 0 : LocallyReachable(game, p);
+            // Without gravity: reachable unless the player to move has a
+            // line, or the last mover has lines no single stone explains.
+            const uint32_t last = p.last_mover();
+            const bool last_line = game.HasLine(last);
+            bool reachable;
+            if (gravity) {
+              reachable = remoteness[i] != 0;
+            } else {
+              reachable = !game.HasLine(p.mover());
+              if (reachable && last_line) {
+                reachable = false;
+                for (uint32_t s = last; s != 0 && !reachable; s &= s - 1) {
+                  reachable = !game.HasLine(last & ~(s & -s));
+                }
+              }
+            }
             if (!reachable) {
               remoteness[i] = 0;
+              best_move[i] = kNoMove;
               return;
             }
             ++c.reachable;
             Value value;
             int plies = 0, move = kNoMove;
-            if (game.HasLine(p.last_mover())) {
+            if (last_line) {
               value = Value::kLoss;
               ++c.terminal;
               ++(p.side_to_move() == 0 ? c.o_wins : c.x_wins);
@@ -357,28 +385,31 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
               ++c.terminal;
               ++c.full_draws;
             } else {
+              walker.PrepareChildren();
               int best = -1 << 20;
-              value = Value::kUnreachable;
+              uint8_t best_child = 0;
               for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
                 const int cell = __builtin_ctz(s);
-                const uint64_t child = walker.Child(cell);
-                const Value v = Negate(
-                    static_cast<Value>(child_values[child - child_offset]));
-                assert(v != Value::kUnreachable);
-                const int r = remoteness[child] + 1;
-                const int score = PolicyScore(v, r);
+                const uint8_t child =
+                    child_layer[walker.Child(cell) - child_offset];
+                const int score = kChildScores.score[child];
                 if (score > best) {
                   best = score;
-                  value = v;
-                  plies = r;
+                  best_child = child;
                   move = cell;
+                  if (child == static_cast<uint8_t>(Value::kLoss) << 6) {
+                    break;  // a win at once: nothing is better
+                  }
                 }
               }
+              value = Negate(static_cast<Value>(best_child >> 6));
+              assert(value != Value::kUnreachable);
+              plies = (best_child & 63) + 1;
             }
             ++(value == Value::kWin    ? c.wins
                : value == Value::kDraw ? c.draws
                                        : c.losses);
-            values[i - offset] = static_cast<uint8_t>(value);
+            layer[i - offset] = static_cast<uint8_t>(value) << 6 | plies;
             remoteness[i] = plies;
             best_move[i] = move;
           });
@@ -392,12 +423,12 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
     stats.wins += counts.wins;
     stats.draws += counts.draws;
     stats.losses += counts.losses;
-    for (uint64_t i = 0; i < values.size(); ++i) {
-      if (values[i] != 0) {
-        records.SetValue(offset + i, static_cast<Value>(values[i]));
+    for (uint64_t i = 0; i < layer.size(); ++i) {
+      if (layer[i] != 0) {
+        records.SetValue(offset + i, static_cast<Value>(layer[i] >> 6));
       }
     }
-    child_values = std::move(values);
+    child_layer = std::move(layer);
   }
   stats.seconds = SecondsSince(start);
   return solution;

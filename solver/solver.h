@@ -53,7 +53,8 @@ struct SolveStats {
 };
 
 struct Solution {
-  explicit Solution(const Game& g) : game(g), index(g), records(index.size()) {}
+  explicit Solution(const Game& g)
+      : game(g), index(g), records(index.size(), /*initialize=*/false) {}
   Game game;
   PositionIndex index;
   RecordArrays records;
