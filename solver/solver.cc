@@ -310,12 +310,11 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
   uint8_t* remoteness = records.remoteness();
   uint8_t* best_move = records.best_move();
   const int threads = std::max(1, options.threads);
-  const bool gravity = game.spec().gravity;
-  Progress progress(options.progress, game.spec().Name(),
-                    index.size() * (gravity ? 2 : 1));
-
   // With gravity, mark the reachable indices (remoteness byte 1) first.
-  if (gravity) {
+  const bool forward = game.spec().gravity || options.forward_reachability;
+  Progress progress(options.progress, game.spec().Name(),
+                    index.size() * (forward ? 2 : 1));
+  if (forward) {
     std::fill_n(remoteness, index.size(), 0);
     remoteness[index.layer_offset(0)] = 1;
     for (int stones = 0; stones < cells; ++stones) {
@@ -357,7 +356,7 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
             const uint32_t last = p.last_mover();
             const bool last_line = game.HasLine(last);
             bool reachable;
-            if (gravity) {
+            if (forward) {
               reachable = remoteness[i] != 0;
             } else {
               reachable = !game.HasLine(p.mover());

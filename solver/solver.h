@@ -37,6 +37,9 @@ struct SolveOptions {
   int threads = 2;
   // Draws a progress line on standard error while layers are solved.
   bool progress = false;
+  // Marks reachable positions by a forward pass from the empty board even
+  // without gravity (where a local test decides): a cross-check.
+  bool forward_reachability = false;
   // Refuses games whose records would take more memory than this.
   uint64_t max_bytes = uint64_t{16} << 30;
 };

@@ -1,0 +1,39 @@
+// Re-checks a whole table against the game rules: every record of a
+// reachable position must follow from its children's records (the value is
+// the best child value for the side to move, the remoteness one more than
+// that child's, the best move the policy's choice), terminal positions must
+// be scored by the rules, and without gravity the table must mark exactly
+// the positions the rules allow. Uses no solver code: only the rules, the
+// index and the table.
+//
+//   absl::StatusOr<mnk::Table> t = mnk::Table::Load(path);  // checksum
+//   mnk::VerifyReport r = mnk::VerifyRecords(*t, /*threads=*/2);
+//   if (r.errors == 0) ...
+#ifndef MNK_TABLE_VERIFY_H_
+#define MNK_TABLE_VERIFY_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "table/table.h"
+
+namespace mnk {
+
+struct VerifyReport {
+  uint64_t indices = 0;    // entries looked at
+  uint64_t reachable = 0;  // records checked against their children
+  uint64_t terminal = 0;   // of which terminal, checked against the rules
+  uint64_t errors = 0;
+  std::vector<std::string> first_errors;  // up to 10, described
+};
+
+// `progress`, when set, is called now and then with the entries done so far
+// (from any thread).
+VerifyReport VerifyRecords(const Table& table, int threads,
+                           const std::function<void(uint64_t)>& progress = {});
+
+}  // namespace mnk
+
+#endif  // MNK_TABLE_VERIFY_H_

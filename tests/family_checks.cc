@@ -1,0 +1,101 @@
+#include "tests/family_checks.h"
+
+#include <random>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "gtest/gtest.h"
+#include "solver/search.h"
+
+namespace mnk {
+namespace {
+
+// Stops a broken table from flooding the log.
+constexpr int kMaxReported = 10;
+
+}  // namespace
+
+uint64_t EnumerateReachable(const Game& game) {
+  absl::flat_hash_set<Position> seen = {Position{}};
+  std::vector<Position> stack = {Position{}};
+  while (!stack.empty()) {
+    const Position p = stack.back();
+    stack.pop_back();
+    for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+      const Position child = Game::Play(p, __builtin_ctz(s));
+      if (seen.insert(child).second) stack.push_back(child);
+    }
+  }
+  return seen.size();
+}
+
+uint64_t CheckAllAgainstSearch(const Solution& s) {
+  const Game& game = s.game;
+  const RecordView view = s.records.view();
+  AlphaBetaSearch cached(game, 20);
+  auto search = [&](const Position& p) {
+    return game.cells() < 10 ? AlphaBeta(game, p) : cached.Search(p);
+  };
+  uint64_t checked = 0;
+  int reported = 0;
+  for (uint64_t i = 0; i < view.size && reported < kMaxReported; ++i) {
+    const Record r = view.Get(i);
+    if (r.value == Value::kUnreachable) continue;
+    const Position p = s.index.At(i);
+    const SearchResult live = search(p);
+    int best_cell = kNoMove, best_score = -1 << 20;
+    for (int cell : game.LegalMoves(p)) {
+      const SearchResult child = search(Game::Play(p, cell));
+      const int score = PolicyScore(Negate(child.value), child.remoteness + 1);
+      if (score > best_score) {
+        best_score = score;
+        best_cell = cell;
+      }
+    }
+    const Record expected{live.value, live.remoteness, best_cell};
+    if (!(r == expected)) {
+      ADD_FAILURE() << game.Format(p) << ": table " << ValueName(r.value)
+                    << " in " << r.remoteness << " move " << r.best_move
+                    << ", search " << ValueName(live.value) << " in "
+                    << live.remoteness << " move " << best_cell;
+      ++reported;
+    }
+    ++checked;
+  }
+  return checked;
+}
+
+uint64_t CheckRandomAgainstSearch(const Solution& s, uint64_t count,
+                                  uint64_t seed) {
+  const Game& game = s.game;
+  const RecordView view = s.records.view();
+  AlphaBetaSearch search(game, 24);
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<uint64_t> pick(0, view.size - 1);
+  uint64_t checked = 0;
+  int reported = 0;
+  while (checked < count && reported < kMaxReported) {
+    const uint64_t i = pick(random);
+    const Record r = view.Get(i);
+    if (r.value == Value::kUnreachable) continue;
+    const Position p = s.index.At(i);
+    const SearchResult live = search.Search(p);
+    bool ok = live.value == r.value && live.remoteness == r.remoteness;
+    if (ok && r.best_move != kNoMove) {
+      const SearchResult child = search.Search(Game::Play(p, r.best_move));
+      ok = Negate(child.value) == r.value &&
+           child.remoteness + 1 == r.remoteness;
+    }
+    if (!ok) {
+      ADD_FAILURE() << game.Format(p) << ": table " << ValueName(r.value)
+                    << " in " << r.remoteness << " move " << r.best_move
+                    << ", search " << ValueName(live.value) << " in "
+                    << live.remoteness;
+      ++reported;
+    }
+    ++checked;
+  }
+  return checked;
+}
+
+}  // namespace mnk

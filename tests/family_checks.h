@@ -1,0 +1,34 @@
+// Independent checks of solved games, shared by the family tests: a
+// depth-first enumeration of reachable positions, and comparisons of solver
+// records with live alpha-beta search.
+//
+//   EXPECT_EQ(solution.stats.reachable, mnk::EnumerateReachable(game));
+//   mnk::CheckRandomAgainstSearch(solution, 100000, /*seed=*/1);
+#ifndef MNK_TESTS_FAMILY_CHECKS_H_
+#define MNK_TESTS_FAMILY_CHECKS_H_
+
+#include <cstdint>
+
+#include "solver/game.h"
+#include "solver/solver.h"
+
+namespace mnk {
+
+// Positions reachable from the empty board by legal moves, stopping at
+// terminal ones, counted with a hash set.
+uint64_t EnumerateReachable(const Game& game);
+
+// Every reachable record against live search: value, remoteness and the
+// policy's best move over searched children. Reports failures through
+// GoogleTest; returns the positions checked.
+uint64_t CheckAllAgainstSearch(const Solution& solution);
+
+// `count` random reachable records against alpha-beta with a transposition
+// table: value, remoteness, and that the stored move reaches a child that
+// search scores as the record says. Returns the positions checked.
+uint64_t CheckRandomAgainstSearch(const Solution& solution, uint64_t count,
+                                  uint64_t seed);
+
+}  // namespace mnk
+
+#endif  // MNK_TESTS_FAMILY_CHECKS_H_

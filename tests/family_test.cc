@@ -1,0 +1,102 @@
+// The m,n,k family, solved in-process: published values and counts, every
+// board of up to 12 cells checked position by position against live
+// alpha-beta, larger boards on 100,000 random reachable positions.
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "solver/game.h"
+#include "solver/search.h"
+#include "solver/solver.h"
+#include "tests/family_checks.h"
+
+namespace mnk {
+namespace {
+
+// Every board with at most 12 cells, every k, with and without gravity:
+// every reachable record equals live alpha-beta (plain below 10 cells, with a
+// transposition table above), and the reachable count equals a depth-first
+// enumeration from the empty board.
+TEST(FamilyTest, EveryBoardUpTo12CellsMatchesLiveSearch) {
+  int boards = 0;
+  uint64_t positions = 0;
+  for (int m = 1; m <= 12; ++m) {
+    for (int n = 1; m * n <= 12; ++n) {
+      for (int k = 1; k <= std::max(m, n); ++k) {
+        for (bool gravity : {false, true}) {
+          const Game game = *Game::Create({m, n, k, gravity});
+          SCOPED_TRACE(game.spec().Name());
+          absl::StatusOr<Solution> s = Solve(game, {2});
+          ASSERT_TRUE(s.ok()) << s.status();
+          ASSERT_EQ(s->stats.reachable, EnumerateReachable(game));
+          positions += CheckAllAgainstSearch(*s);
+          ++boards;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(boards, 408);
+  std::printf("checked %d boards, %llu positions\n", boards,
+              static_cast<unsigned long long>(positions));
+}
+
+struct Published {
+  GameSpec spec;
+  Value start;         // for the first player
+  uint64_t reachable;  // 0: not published
+};
+
+// Published values: m,n,k-games (3,3,3 draw; 4,3,3 and 4,4,3 first-player
+// wins; 4,4,4 draw) and Connect-style 4x4 (Tromp: 161,029 positions, draw).
+TEST(FamilyTest, PublishedValues) {
+  for (const Published& p : std::vector<Published>{
+           {{3, 3, 3}, Value::kDraw, 5478},
+           {{4, 3, 3}, Value::kWin, 0},
+           {{4, 4, 3}, Value::kWin, 0},
+           {{4, 4, 4}, Value::kDraw, 9722011},
+           {{4, 4, 4, true}, Value::kDraw, 161029},
+       }) {
+    const Game game = *Game::Create(p.spec);
+    SCOPED_TRACE(game.spec().Name());
+    absl::StatusOr<Solution> s = Solve(game, {2});
+    ASSERT_TRUE(s.ok()) << s.status();
+    EXPECT_EQ(s->records.view().Get(0).value, p.start);
+    if (p.reachable != 0) EXPECT_EQ(s->stats.reachable, p.reachable);
+  }
+}
+
+// 4,4,4 has 16 cells: its count against enumeration, and 100,000 random
+// reachable positions against alpha-beta with a transposition table.
+TEST(FamilyTest, FourByFourAgainstSearch) {
+  const Game game = *Game::Create({4, 4, 4});
+  absl::StatusOr<Solution> s = Solve(game, {2});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(EnumerateReachable(game), 9722011u);
+  EXPECT_EQ(CheckRandomAgainstSearch(*s, 100000, /*seed=*/44), 100000u);
+}
+
+// Forward marking (used with gravity) and the local test (used without)
+// agree on which positions are reachable.
+TEST(FamilyTest, ForwardMarkingAgreesWithLocalTest) {
+  for (const GameSpec& spec :
+       std::vector<GameSpec>{{4, 4, 3}, {5, 3, 3}, {3, 4, 3}, {4, 4, 4}}) {
+    const Game game = *Game::Create(spec);
+    SolveOptions options;
+    absl::StatusOr<Solution> local = Solve(game, options);
+    options.forward_reachability = true;
+    absl::StatusOr<Solution> forward = Solve(game, options);
+    ASSERT_TRUE(local.ok() && forward.ok());
+    EXPECT_EQ(local->stats.reachable, forward->stats.reachable);
+    EXPECT_EQ(local->stats.per_ply, forward->stats.per_ply);
+    const RecordView a = local->records.view(), b = forward->records.view();
+    for (uint64_t i = 0; i < a.size; ++i) {
+      ASSERT_EQ(a.Get(i), b.Get(i)) << game.Format(local->index.At(i));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mnk
