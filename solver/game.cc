@@ -72,9 +72,11 @@ Game::Game(const GameSpec& spec) : spec_(spec) {
         }
       }
     }
-    // With k == 1 every direction finds the same single-stone lines.
-    shift_[d] = drow[d] * m + dcol[d];
+    // With k == 1 every direction finds the same single-stone lines. A
+    // direction with no line gets shift 0: shifting by (k - 1) * shift could
+    // pass the width of the mask.
     starts_[d] = k > 1 || d == 0 ? starts : 0;
+    shift_[d] = starts_[d] != 0 ? drow[d] * m + dcol[d] : 0;
   }
 }
 

@@ -65,6 +65,20 @@ TEST(GameTest, LinesOnRectangularBoards) {
   EXPECT_FALSE(game.HasLine(mask({0, 6, 12})));
 }
 
+// Found by fuzzing: on one-row and one-column boards the directions with no
+// line used to shift the mask past its width (undefined behaviour).
+TEST(GameTest, LinesOnOneRowAndOneColumnBoards) {
+  const Game row = MakeGame(20, 1, 3);
+  EXPECT_TRUE(row.HasLine(0b111u << 17));
+  EXPECT_FALSE(row.HasLine(0b1101101101u));
+  const Game column = MakeGame(1, 30, 30, /*gravity=*/true);
+  EXPECT_TRUE(column.HasLine((1u << 30) - 1));
+  EXPECT_FALSE(column.HasLine((1u << 29) - 1));
+  const Game wide = MakeGame(30, 1, 2, /*gravity=*/true);
+  EXPECT_TRUE(wide.HasLine(0b11u << 28));
+  EXPECT_FALSE(wide.HasLine(0x15555555u));
+}
+
 TEST(GameTest, ParsesAndFormats) {
   const Game game = MakeGame(3, 3, 3);
   absl::StatusOr<Position> p = game.Parse("X.O/X.X/OO.");

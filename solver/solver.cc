@@ -385,7 +385,7 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
               ++c.full_draws;
             } else {
               walker.PrepareChildren();
-              int best = -1 << 20;
+              int best = -(1 << 20);
               uint8_t best_child = 0;
               for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
                 const int cell = __builtin_ctz(s);

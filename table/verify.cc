@@ -22,7 +22,7 @@ Expected Derive(const Table& table, const Position& p) {
   if (game.HasLine(p.last_mover())) return {{Value::kLoss, 0, kNoMove}, ""};
   if (p.occupied() == game.full_mask()) return {{Value::kDraw, 0, kNoMove}, ""};
   const RecordView view = table.view();
-  int best = -1 << 20;
+  int best = -(1 << 20);
   Record expected;
   for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
     const int cell = __builtin_ctz(s);

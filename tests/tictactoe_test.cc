@@ -103,7 +103,7 @@ TEST_F(TicTacToeTest, EveryPositionMatchesLiveSearch) {
         << text;
     // The stored move is the policy's choice among live-searched children:
     // best value, fastest win / slowest loss, lowest cell.
-    int best_cell = kNoMove, best_score = -1 << 20;
+    int best_cell = kNoMove, best_score = -(1 << 20);
     for (int cell : game().LegalMoves(p)) {
       const SearchResult child = AlphaBeta(game(), Game::Play(p, cell));
       const int score = PolicyScore(Negate(child.value), child.remoteness + 1);
@@ -165,7 +165,7 @@ TEST_F(TicTacToeTest, NeverLoses) {
   };
   // The same policy by live search: the games must be the very same.
   auto from_search = [&](const Position& p) {
-    int best_cell = kNoMove, best_score = -1 << 20;
+    int best_cell = kNoMove, best_score = -(1 << 20);
     for (int cell : game().LegalMoves(p)) {
       const SearchResult child = AlphaBeta(game(), Game::Play(p, cell));
       const int score = PolicyScore(Negate(child.value), child.remoteness + 1);

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# End to end for solve and verify: the JSON summary, identical bytes on every
+# run, verify's verdicts and exit codes, and crash safety: solve killed with
+# SIGKILL at random moments while it writes leaves the target path holding
+# the previous complete table or the new one, never a partial file.
+set -u
+SOLVE="$TEST_SRCDIR/mnk/solver/solve"
+VERIFY="$TEST_SRCDIR/mnk/table/verify"
+PLAY="$TEST_SRCDIR/mnk/player/play"
+BUILT="$TEST_SRCDIR/mnk/data/3x3k3.mnk"
+TMP="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_eq() { [ "$2" == "$3" ] || fail "$1: expected [$2], got [$3]"; }
+expect_contains() {
+  case "$3" in *"$2"*) ;; *) fail "$1: [$2] not in: [$3]" ;; esac
+}
+
+# --- solve --json for tic-tac-toe.
+out=$("$SOLVE" --json --quiet)
+expect_eq "solve exit" 0 $?
+expect_contains "json counts" '"start_value":"draw","start_remoteness":9,"reachable":5478,"terminal":958,"terminal_by_outcome":{"x_wins":626,"o_wins":316,"draws":16},"by_ply":[1,9,72,252,756,1260,1520,1140,390,78]' "$out"
+expect_contains "json bytes" '"indices":6046,"table_bytes":13672' "$out"
+"$SOLVE" --k=4 --quiet > /dev/null 2> "$TMP/err"
+expect_eq "bad game exit" 1 $?
+expect_contains "bad game" "k = 4 on a 3x3 board: expected 1 <= k <= 3" "$(cat "$TMP/err")"
+"$SOLVE" --quiet --out=/nonexistent/dir/t.mnk > /dev/null 2> "$TMP/err"
+expect_eq "unwritable exit" 3 $?
+
+# --- The same bytes on every run, with 1 or 2 threads, and at build time.
+"$SOLVE" --quiet --threads=1 --out="$TMP/a.mnk" > /dev/null
+cmp -s "$TMP/a.mnk" "$BUILT" || fail "3,3,3 differs from the build-time table"
+for game in "--width=4 --height=4 --k=3" "--width=4 --height=4 --k=4 --gravity" \
+            "--width=5 --height=3 --k=3"; do
+  "$SOLVE" $game --quiet --threads=1 --out="$TMP/one.mnk" > /dev/null
+  "$SOLVE" $game --quiet --threads=2 --out="$TMP/two.mnk" > /dev/null
+  cmp -s "$TMP/one.mnk" "$TMP/two.mnk" || fail "$game: 1 and 2 threads differ"
+done
+
+# --- verify: a good table, a corrupt file, records that lie.
+out=$("$VERIFY" --table="$BUILT" --quiet)
+expect_eq "verify exit" 0 $?
+expect_contains "verify ok" "6046 entries, 5478 reachable records checked" "$out"
+expect_contains "verify result" "result      ok, 0 errors" "$out"
+"$VERIFY" --table="$TMP/missing.mnk" > /dev/null 2> "$TMP/err"
+expect_eq "verify missing exit" 3 $?
+head -c 9000 "$BUILT" > "$TMP/short.mnk"
+"$VERIFY" --table="$TMP/short.mnk" > /dev/null 2> "$TMP/err"
+expect_eq "verify truncated exit" 3 $?
+expect_contains "verify truncated" "truncated" "$(cat "$TMP/err")"
+"$VERIFY" > /dev/null 2>&1
+expect_eq "verify usage exit" 1 $?
+
+# --- Crash safety: the target first holds a complete 3,3,3 table; solve of
+# 4,4,4 to the same path is killed with SIGKILL, half the time at a random
+# moment of the run, half the time as soon as its temporary file appears
+# (while it writes).
+target="$TMP/target.mnk"
+cp "$BUILT" "$target" && chmod u+w "$target"
+"$SOLVE" --width=4 --height=4 --k=4 --quiet --out="$TMP/new.mnk" > /dev/null
+old=0 new=0 midwrite=0
+for i in $(seq 1 30); do
+  rm -f "$target".tmp-*
+  "$SOLVE" --width=4 --height=4 --k=4 --quiet --out="$target" > /dev/null &
+  pid=$!
+  if [ $((i % 2)) -eq 0 ]; then
+    sleep "0.$(printf '%03d' $((RANDOM % 1000)))"
+  else
+    while kill -0 "$pid" 2> /dev/null && ! ls "$target".tmp-* > /dev/null 2>&1; do
+      :
+    done
+  fi
+  kill -KILL "$pid" 2> /dev/null
+  wait "$pid" 2> /dev/null
+  ls "$target".tmp-* > /dev/null 2>&1 && midwrite=$((midwrite + 1))
+  if cmp -s "$target" "$BUILT"; then
+    old=$((old + 1))
+  elif cmp -s "$target" "$TMP/new.mnk"; then
+    new=$((new + 1))
+    cp "$BUILT" "$target"
+  else
+    fail "kill $i: $target is neither the old nor the new table"
+    cp "$BUILT" "$target"
+  fi
+  # Whatever is at the path loads.
+  "$PLAY" --table="$target" --position=......... > /dev/null 2>&1 ||
+    fail "kill $i: $target does not load"
+done
+echo "killed 30 solves: the target held the old table $old times, the new one $new times; $midwrite kills came while the table was being written"
+[ "$midwrite" -gt 0 ] || fail "no kill landed while the table was written"
+# With no previous table the path holds nothing or the whole new table.
+for i in $(seq 1 6); do
+  rm -f "$target" "$target".tmp-*
+  "$SOLVE" --width=4 --height=4 --k=4 --quiet --out="$target" > /dev/null &
+  pid=$!
+  sleep "0.$(printf '%03d' $((RANDOM % 1000)))"
+  kill -KILL "$pid" 2> /dev/null
+  wait "$pid" 2> /dev/null
+  [ ! -e "$target" ] || cmp -s "$target" "$TMP/new.mnk" ||
+    fail "fresh kill $i: a partial table is at $target"
+done
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "all solve and verify end-to-end checks passed"

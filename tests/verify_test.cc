@@ -1,0 +1,72 @@
+// verify's record checks: the built table passes; records changed behind a
+// correct checksum are each caught and described.
+#include "table/verify.h"
+
+#include "gtest/gtest.h"
+#include "table/table.h"
+#include "tests/test_tables.h"
+
+namespace mnk {
+namespace {
+
+// The built tic-tac-toe table with one record replaced, re-checksummed.
+Table WithRecord(const Table& built, const Position& p, const Record& r) {
+  RecordArrays records(built.index().size());
+  for (uint64_t i = 0; i < records.size(); ++i) {
+    records.Set(i, built.view().Get(i));
+  }
+  records.Set(built.index().Index(p), r);
+  return *Table::FromBytes(
+      SerializeTable(built.game().spec(), records.view(), built.reachable()));
+}
+
+TEST(VerifyTest, BuiltTablePasses) {
+  const Table table = *LoadBuiltTable("3x3k3.mnk");
+  const VerifyReport report = VerifyRecords(table, 2);
+  EXPECT_EQ(report.indices, 6046u);
+  EXPECT_EQ(report.reachable, 5478u);
+  EXPECT_EQ(report.terminal, 958u);
+  EXPECT_EQ(report.errors, 0u);
+}
+
+TEST(VerifyTest, CatchesEachKindOfWrongRecord) {
+  const Table built = *LoadBuiltTable("3x3k3.mnk");
+  const Game& game = built.game();
+  const Position start{};
+  const Position corner = *game.Parse("X../.../...");
+  struct Case {
+    Position p;
+    Record r;
+    const char* message;
+    uint64_t errors;  // the record itself, and its parent when it has one
+  };
+  for (const Case& c : std::vector<Case>{
+           // Another drawing first move: not the policy's (lowest cell).
+           {start,
+            {Value::kDraw, 9, 4},
+            "stored draw in 9, move 4, its children give draw in 9, move 0",
+            1},
+           {start, {Value::kWin, 9, 0}, "stored win in 9", 1},
+           {start, {Value::kDraw, 7, 0}, "stored draw in 7", 1},
+           // The empty board above it now sees a losing reply: 2 errors.
+           {corner, {Value::kLoss, 8, 4}, "its children give draw in 8", 2},
+       }) {
+    const VerifyReport report = VerifyRecords(WithRecord(built, c.p, c.r), 1);
+    EXPECT_EQ(report.errors, c.errors) << c.message;
+    ASSERT_EQ(report.first_errors.size(), c.errors);
+    bool found = false;
+    for (const std::string& e : report.first_errors) {
+      found |= e.find(c.message) != std::string::npos;
+    }
+    EXPECT_TRUE(found) << c.message << " in " << report.first_errors[0];
+  }
+  // A reachable position marked unreachable: itself and its parents.
+  const VerifyReport hidden =
+      VerifyRecords(WithRecord(built, corner, Record{}), 1);
+  EXPECT_EQ(hidden.errors, 2u);  // the corner, and the empty board above it
+  EXPECT_NE(hidden.first_errors[0].find("marked unreachable"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace mnk
