@@ -20,6 +20,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "player/player.h"
 #include "table/table.h"
@@ -32,8 +33,8 @@ ABSL_FLAG(std::optional<int>, width, std::nullopt,
           "table's)");
 ABSL_FLAG(std::optional<int>, height, std::nullopt, "board height");
 ABSL_FLAG(std::optional<int>, k, std::nullopt, "stones in a row that win");
-ABSL_FLAG(std::optional<bool>, gravity, std::nullopt,
-          "true for a Connect-style game");
+ABSL_FLAG(bool, gravity, false,
+          "a Connect-style game (default: as the table says)");
 ABSL_FLAG(std::optional<std::string>, position, std::nullopt,
           "answer this position and exit (cells row-major from the top-left, "
           "X O or ., '/' between rows)");
@@ -56,6 +57,10 @@ int Fail(int code, absl::string_view message) {
   return code;
 }
 
+// Whether --gravity / --nogravity was on the command line (a bool flag
+// cannot say so itself, and a table's own setting is the default).
+bool gravity_given = false;
+
 int Main(const char* argv0) {
   const std::string first = absl::GetFlag(FLAGS_first);
   const std::string mark = absl::GetFlag(FLAGS_mark);
@@ -70,24 +75,24 @@ int Main(const char* argv0) {
     return Fail(kUsage, "--batch and --position cannot be used together");
   }
 
-  // The game asked for: any of the flags given; the rest from the table, or
-  // tic-tac-toe when there is no --table.
-  const bool asked = absl::GetFlag(FLAGS_width) ||
-                     absl::GetFlag(FLAGS_height) || absl::GetFlag(FLAGS_k) ||
-                     absl::GetFlag(FLAGS_gravity);
-  const GameSpec defaults;
-  GameSpec spec{absl::GetFlag(FLAGS_width).value_or(defaults.width),
-                absl::GetFlag(FLAGS_height).value_or(defaults.height),
-                absl::GetFlag(FLAGS_k).value_or(defaults.k),
-                absl::GetFlag(FLAGS_gravity).value_or(defaults.gravity)};
-  if (asked) {
+  // The game asked for: the flags given, the rest from the table (or from
+  // tic-tac-toe when there is no --table).
+  const std::optional<int> width = absl::GetFlag(FLAGS_width);
+  const std::optional<int> height = absl::GetFlag(FLAGS_height);
+  const std::optional<int> k = absl::GetFlag(FLAGS_k);
+  const std::optional<bool> gravity =
+      gravity_given ? std::optional<bool>(absl::GetFlag(FLAGS_gravity))
+                    : std::nullopt;
+  auto asked = [&](const GameSpec& rest) {
+    return GameSpec{width.value_or(rest.width), height.value_or(rest.height),
+                    k.value_or(rest.k), gravity.value_or(rest.gravity)};
+  };
+  std::string path = absl::GetFlag(FLAGS_table);
+  if (path.empty()) {
+    const GameSpec spec = asked(GameSpec());
     if (absl::Status s = Game::Create(spec).status(); !s.ok()) {
       return Fail(kUsage, s.message());
     }
-  }
-
-  std::string path = absl::GetFlag(FLAGS_table);
-  if (path.empty()) {
     std::string error;
     std::unique_ptr<Runfiles> runfiles(Runfiles::Create(argv0, &error));
     const std::string name = absl::StrCat("mnk/data/", spec.FileStem(), ".mnk");
@@ -102,9 +107,12 @@ int Main(const char* argv0) {
                                " --out=FILE` and pass --table=FILE"));
     }
   }
-  absl::StatusOr<Table> table =
-      Table::Load(path, asked ? std::optional<GameSpec>(spec) : std::nullopt);
+  absl::StatusOr<Table> table = Table::Load(path);
   if (!table.ok()) return Fail(kBadTable, table.status().message());
+  if (absl::Status s = table->ExpectGame(asked(table->game().spec()), path);
+      !s.ok()) {
+    return Fail(kBadTable, s.message());
+  }
   const bool json = absl::GetFlag(FLAGS_json);
 
   if (const std::optional<std::string> text = absl::GetFlag(FLAGS_position)) {
@@ -143,6 +151,16 @@ int main(int argc, char** argv) {
       "plays or answers positions of an m,n,k game from its table: play "
       "[--table=FILE] [--first=human|ai] [--mark=X|O] [--position=P [--json]] "
       "[--batch [--json]]");
+  for (int i = 1; i < argc; ++i) {
+    const absl::string_view arg = argv[i];
+    if (arg == "--") break;
+    for (absl::string_view name :
+         {"--gravity", "-gravity", "--nogravity", "-nogravity"}) {
+      if (arg == name || absl::StartsWith(arg, absl::StrCat(name, "="))) {
+        mnk::gravity_given = true;
+      }
+    }
+  }
   const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) {
     std::fprintf(stderr, "play: unexpected argument '%s'; see --help\n",

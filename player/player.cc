@@ -205,11 +205,12 @@ std::string DrawBoard(const Game& game, const Position& p,
     absl::StrAppend(&text, absl::StripTrailingAsciiWhitespace(line), "\n");
   }
   if (gravity) {
-    std::string labels = " ";
+    // Each column is " " + mark + " |", after a 2-character margin " |".
+    std::string labels = "  ";
     for (int col = 0; col < m; ++col) {
-      absl::StrAppendFormat(&labels, "  %*d", w, col);
+      absl::StrAppendFormat(&labels, " %*d  ", w, col);
     }
-    absl::StrAppend(&text, labels, "\n");
+    absl::StrAppend(&text, absl::StripTrailingAsciiWhitespace(labels), "\n");
   }
   return text;
 }

@@ -237,12 +237,21 @@ absl::StatusOr<Table> Table::FromBytes(std::string bytes,
         "%s is corrupt: checksum 0x%08x stored, 0x%08x computed", source,
         stored, computed));
   }
-  if (expected.has_value() && *expected != spec) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(source, " is a table for ", spec.Name(),
-                     ", not for the game asked for, ", expected->Name()));
+  Table table(*game, std::move(bytes), reachable);
+  if (expected.has_value()) {
+    if (absl::Status s = table.ExpectGame(*expected, source); !s.ok()) {
+      return s;
+    }
   }
-  return Table(*game, std::move(bytes), reachable);
+  return table;
+}
+
+absl::Status Table::ExpectGame(const GameSpec& expected,
+                               absl::string_view source) const {
+  if (expected == game_.spec()) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat(source, " is a table for ", game_.spec().Name(),
+                   ", not for the game asked for, ", expected.Name()));
 }
 
 RecordView Table::view() const {

@@ -84,6 +84,11 @@ class Table {
                                          std::optional<GameSpec> expected = {},
                                          absl::string_view source = "table");
 
+  // kFailedPrecondition naming both games unless this table is for
+  // `expected`; `source` names the table.
+  absl::Status ExpectGame(const GameSpec& expected,
+                          absl::string_view source) const;
+
   const Game& game() const { return game_; }
   const PositionIndex& index() const { return index_; }
   uint64_t reachable() const { return reachable_; }

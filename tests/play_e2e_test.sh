@@ -74,6 +74,29 @@ expect_contains "binary" "error: unknown character byte 0x00 at character 1" "$o
 expect_contains "crlf" "error: line ends with a carriage return (CRLF)" "$out"
 expect_contains "no newline" "position=.../.../... to_move=X value=draw remoteness=9 best_move=0" "$out"
 
+# --- A gravity board: columns typed, labels drawn, columns in the JSON.
+GRAVITY="$TEST_SRCDIR/mnk/data/4x4k4g.mnk"
+out=$(printf '7\n1\n1\n1\n1\nhint\n' | "$PLAY" --table="$GRAVITY" --first=human)
+expect_contains "gravity intro" "Type a column number (0-3)" "$out"
+expect_contains "gravity labels" " | . | . | . | . |
+ | . | . | . | . |
+ | . | . | . | . |
+ | . | . | . | . |
+   0   1   2   3" "$out"
+expect_contains "gravity off board" "column 7 is off the board: expected 0 to 3." "$out"
+expect_contains "gravity full" "column 1 is full. Choose another column." "$out"
+expect_contains "gravity hint" "Best move: column" "$out"
+out=$("$PLAY" --table="$GRAVITY" --position=..../..../..../.... --json)
+expect_eq "gravity json" '{"position":"..../..../..../....","to_move":"X","value":"draw","remoteness":16,"best_move":12,"best_column":0,"moves":[{"move":12,"column":0,"value":"draw","remoteness":16},{"move":13,"column":1,"value":"draw","remoteness":16},{"move":14,"column":2,"value":"draw","remoteness":16},{"move":15,"column":3,"value":"draw","remoteness":16}]}' "$out"
+"$PLAY" --table="$GRAVITY" --position=..../..../X.../O... 2> "$TMP/err"
+expect_eq "gravity unreachable exit" 2 $?
+expect_contains "gravity unreachable" "no order of moves reaches this position" "$(cat "$TMP/err")"
+"$PLAY" --table="$GRAVITY" --nogravity 2> "$TMP/err" < /dev/null
+expect_eq "gravity mismatch exit" 3 $?
+expect_contains "gravity mismatch" "a table for 4,4,4 gravity, not for the game asked for, 4,4,4" "$(cat "$TMP/err")"
+out=$("$PLAY" --table="$GRAVITY" --gravity --width=4 --position=..../..../..../X...)
+expect_eq "gravity flags exit" 0 $?
+
 # --- Exit codes and messages.
 "$PLAY" --position=XX. 2> "$TMP/err" > /dev/null
 expect_eq "bad position exit" 2 $?
