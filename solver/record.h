@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "solver/index.h"
 
 namespace mnk {
 
@@ -46,9 +47,12 @@ inline Value Negate(Value v) {
 
 inline constexpr uint8_t kNoMove = 0xff;
 
+// Remoteness of a record read from a compact table, which does not keep it.
+inline constexpr int kUnknownRemoteness = -1;
+
 struct Record {
   Value value = Value::kUnreachable;
-  int remoteness = 0;
+  int remoteness = 0;       // or kUnknownRemoteness
   int best_move = kNoMove;  // a cell, or kNoMove
   friend bool operator==(const Record& a, const Record& b) {
     return a.value == b.value && a.remoteness == b.remoteness &&
@@ -125,6 +129,53 @@ class RecordArrays {
   std::vector<uint8_t> values_;
   std::unique_ptr<uint8_t[]> remoteness_;
   std::unique_ptr<uint8_t[]> best_move_;
+};
+
+// The compact layout, for boards whose full records do not fit: the values
+// of the even layers only (X to move), in base 3, five a byte. Entry j is
+// digit j % 5 of byte j / 5 (byte = d0 + 3 d1 + 9 d2 + 27 d3 + 81 d4): 0 =
+// loss, 1 = draw, 2 = win for the side to move; unreachable positions hold
+// 0. Odd layers, best moves and remoteness are not stored: a reader derives
+// the first two from children (at most m or m * m lookups).
+//
+//   CompactLayout layout(index);
+//   uint64_t j = layout.Entry(index.Index(p), p.stones());  // stones even
+//   Value v = CompactLayout::Get(bytes, j);
+class CompactLayout {
+ public:
+  explicit CompactLayout(const PositionIndex& index) {
+    uint64_t entries = 0;
+    for (int stones = 0; stones <= index.cells(); ++stones) {
+      index_offset_.push_back(index.layer_offset(stones));
+      even_offset_.push_back(entries);
+      if (stones % 2 == 0) entries += index.layer_size(stones);
+    }
+    entries_ = entries;
+  }
+  // Entries and bytes of the compact section.
+  uint64_t entries() const { return entries_; }
+  uint64_t bytes() const { return (entries_ + 4) / 5; }
+  // The entry of index `i`, a position with an even number of stones.
+  uint64_t Entry(uint64_t i, int stones) const {
+    return i - index_offset_[stones] + even_offset_[stones];
+  }
+  static Value Get(const uint8_t* bytes, uint64_t j) {
+    static constexpr uint8_t kPower[5] = {1, 3, 9, 27, 81};
+    static constexpr Value kValue[3] = {Value::kLoss, Value::kDraw,
+                                        Value::kWin};
+    return kValue[bytes[j / 5] / kPower[j % 5] % 3];
+  }
+  // Adds value `v` to entry j, which must still hold 0.
+  static void Put(uint8_t* bytes, uint64_t j, Value v) {
+    static constexpr uint8_t kPower[5] = {1, 3, 9, 27, 81};
+    const int digit = v == Value::kWin ? 2 : v == Value::kDraw ? 1 : 0;
+    bytes[j / 5] += digit * kPower[j % 5];
+  }
+
+ private:
+  uint64_t entries_ = 0;
+  std::vector<uint64_t> index_offset_;
+  std::vector<uint64_t> even_offset_;
 };
 
 }  // namespace mnk

@@ -36,7 +36,6 @@ namespace {
 std::string Summary(const Solution& s, uint64_t table_bytes,
                     const std::string& out) {
   const SolveStats& st = s.stats;
-  const Record start = s.records.view().Get(0);
   std::string text = absl::StrFormat(
       "game        %s (%dx%d, %d in a row%s)\n"
       "start       %s for X, the first player, in %d plies\n"
@@ -45,8 +44,8 @@ std::string Summary(const Solution& s, uint64_t table_bytes,
       "by ply      %s\n"
       "by value    %d wins, %d draws, %d losses for the side to move\n",
       s.game.spec().Name(), s.game.width(), s.game.height(), s.game.spec().k,
-      s.game.spec().gravity ? ", gravity" : "", ValueName(start.value),
-      start.remoteness, st.reachable, st.terminal, st.x_wins, st.o_wins,
+      s.game.spec().gravity ? ", gravity" : "", ValueName(st.start_value),
+      st.start_remoteness, st.reachable, st.terminal, st.x_wins, st.o_wins,
       st.full_draws, absl::StrJoin(st.per_ply, " "), st.wins, st.draws,
       st.losses);
   absl::StrAppendFormat(
@@ -60,7 +59,6 @@ std::string Summary(const Solution& s, uint64_t table_bytes,
 std::string Json(const Solution& s, uint64_t table_bytes) {
   const SolveStats& st = s.stats;
   const GameSpec& spec = s.game.spec();
-  const Record start = s.records.view().Get(0);
   return absl::StrFormat(
       "{\"game\":{\"width\":%d,\"height\":%d,\"k\":%d,\"gravity\":%s},"
       "\"start_value\":\"%s\",\"start_remoteness\":%d,\"reachable\":%d,"
@@ -68,7 +66,7 @@ std::string Json(const Solution& s, uint64_t table_bytes) {
       "\"draws\":%d},\"by_ply\":[%s],\"by_value\":{\"win\":%d,\"draw\":%d,"
       "\"loss\":%d},\"indices\":%d,\"table_bytes\":%d,\"seconds\":%.6f}\n",
       spec.width, spec.height, spec.k, spec.gravity ? "true" : "false",
-      ValueName(start.value), start.remoteness, st.reachable, st.terminal,
+      ValueName(st.start_value), st.start_remoteness, st.reachable, st.terminal,
       st.x_wins, st.o_wins, st.full_draws, absl::StrJoin(st.per_ply, ","),
       st.wins, st.draws, st.losses, s.index.size(), table_bytes, st.seconds);
 }

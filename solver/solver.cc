@@ -296,39 +296,46 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
   for (int l = 0; l <= cells; ++l) {
     widest = std::max(widest, index.layer_size(l));
   }
+  const bool compact = options.compact;
+  const bool forward = game.spec().gravity || options.forward_reachability;
   const uint64_t bytes =
-      RecordView::ValueBytes(index.size()) + 2 * index.size() + 2 * widest;
+      (compact ? CompactLayout(index).bytes()
+               : RecordView::ValueBytes(index.size()) + 2 * index.size()) +
+      2 * widest + (forward ? index.size() / 8 : 0);
   if (bytes > options.max_bytes) {
     return absl::ResourceExhaustedError(absl::StrFormat(
         "solving %s needs %.1f GiB for %u indexed positions; the limit is "
-        "%.1f GiB",
+        "%.1f GiB%s",
         game.spec().Name(), bytes / 1073741824.0, index.size(),
-        options.max_bytes / 1073741824.0));
+        options.max_bytes / 1073741824.0,
+        compact ? "" : " (the compact layout needs less)"));
   }
-  Solution solution(game);
+  Solution solution(game, compact);
   RecordArrays& records = solution.records;
   uint8_t* remoteness = records.remoteness();
   uint8_t* best_move = records.best_move();
+  const CompactLayout layout(index);
   const int threads = std::max(1, options.threads);
-  // With gravity, mark the reachable indices (remoteness byte 1) first.
-  const bool forward = game.spec().gravity || options.forward_reachability;
   Progress progress(options.progress, game.spec().Name(),
                     index.size() * (forward ? 2 : 1));
+  // With gravity, mark the reachable indices in a bitmap first.
+  std::vector<uint64_t> reached(forward ? (index.size() + 63) / 64 : 0, 0);
+  auto is_reached = [&](uint64_t i) { return reached[i >> 6] >> (i & 63) & 1; };
   if (forward) {
-    std::fill_n(remoteness, index.size(), 0);
-    remoteness[index.layer_offset(0)] = 1;
+    reached[0] = 1;  // the empty board, index 0
     for (int stones = 0; stones < cells; ++stones) {
       progress.SetPhase("marking", stones);
       ForShapes(index, stones, threads, progress,
                 [&](uint64_t begin, uint64_t end, Counts&) {
                   LayerWalker walker(game, index, stones);
                   walker.Walk(begin, end, [&](uint64_t i, const Position& p) {
-                    if (remoteness[i] == 0 || game.IsTerminal(p)) return;
+                    if (!is_reached(i) || game.IsTerminal(p)) return;
                     walker.PrepareChildren();
                     for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
-                      __atomic_store_n(
-                          &remoteness[walker.Child(__builtin_ctz(s))], 1,
-                          __ATOMIC_RELAXED);
+                      const uint64_t child = walker.Child(__builtin_ctz(s));
+                      __atomic_fetch_or(&reached[child >> 6],
+                                        uint64_t{1} << (child & 63),
+                                        __ATOMIC_RELAXED);
                     }
                   });
                 });
@@ -357,7 +364,7 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
             const bool last_line = game.HasLine(last);
             bool reachable;
             if (forward) {
-              reachable = remoteness[i] != 0;
+              reachable = is_reached(i);
             } else {
               reachable = !game.HasLine(p.mover());
               if (reachable && last_line) {
@@ -368,8 +375,10 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
               }
             }
             if (!reachable) {
-              remoteness[i] = 0;
-              best_move[i] = kNoMove;
+              if (!compact) {
+                remoteness[i] = 0;
+                best_move[i] = kNoMove;
+              }
               return;
             }
             ++c.reachable;
@@ -409,8 +418,10 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
                : value == Value::kDraw ? c.draws
                                        : c.losses);
             layer[i - offset] = static_cast<uint8_t>(value) << 6 | plies;
-            remoteness[i] = plies;
-            best_move[i] = move;
+            if (!compact) {
+              remoteness[i] = plies;
+              best_move[i] = move;
+            }
           });
         });
     stats.per_ply[stones] = counts.reachable;
@@ -422,10 +433,24 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
     stats.wins += counts.wins;
     stats.draws += counts.draws;
     stats.losses += counts.losses;
-    for (uint64_t i = 0; i < layer.size(); ++i) {
-      if (layer[i] != 0) {
-        records.SetValue(offset + i, static_cast<Value>(layer[i] >> 6));
+    if (!compact) {
+      for (uint64_t i = 0; i < layer.size(); ++i) {
+        if (layer[i] != 0) {
+          records.SetValue(offset + i, static_cast<Value>(layer[i] >> 6));
+        }
       }
+    } else if (stones % 2 == 0) {
+      const uint64_t first = layout.Entry(offset, stones);
+      for (uint64_t i = 0; i < layer.size(); ++i) {
+        if (layer[i] != 0) {
+          CompactLayout::Put(solution.compact.data(), first + i,
+                             static_cast<Value>(layer[i] >> 6));
+        }
+      }
+    }
+    if (stones == 0) {
+      stats.start_value = static_cast<Value>(layer[0] >> 6);
+      stats.start_remoteness = layer[0] & 63;
     }
     child_layer = std::move(layer);
   }

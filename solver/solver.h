@@ -40,6 +40,10 @@ struct SolveOptions {
   // Marks reachable positions by a forward pass from the empty board even
   // without gravity (where a local test decides): a cross-check.
   bool forward_reachability = false;
+  // Keeps only what the compact layout stores (solver/record.h): the values
+  // of the even layers, 1.6 bits a position. For boards whose full records
+  // do not fit.
+  bool compact = false;
   // Refuses games whose records would take more memory than this.
   uint64_t max_bytes = uint64_t{16} << 30;
 };
@@ -52,20 +56,31 @@ struct SolveStats {
   uint64_t x_wins = 0, o_wins = 0, full_draws = 0;
   // Reachable positions by value for the side to move.
   uint64_t wins = 0, draws = 0, losses = 0;
+  // The empty board: value for X and remoteness.
+  Value start_value = Value::kUnreachable;
+  int start_remoteness = 0;
   double seconds = 0;
 };
 
 struct Solution {
-  explicit Solution(const Game& g)
-      : game(g), index(g), records(index.size(), /*initialize=*/false) {}
+  Solution(const Game& g, bool compact_layout)
+      : game(g),
+        index(g),
+        records(compact_layout ? 0 : index.size(), /*initialize=*/false),
+        compact(compact_layout ? CompactLayout(index).bytes() : 0, 0) {}
   Game game;
   PositionIndex index;
-  RecordArrays records;
+  RecordArrays records;          // every index; empty in compact mode
+  std::vector<uint8_t> compact;  // compact mode: the CompactLayout bytes
   SolveStats stats;
 };
 
 // Solves `game` completely. kResourceExhausted when the records would need
 // more than options.max_bytes.
+//
+// Memory: full records take 2.25 bytes an index; compact ones 0.2 bytes an
+// even-layer index; either way plus one byte a position of the two widest
+// adjacent layers, and with gravity one bit an index for reachability.
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 
 }  // namespace mnk
