@@ -14,6 +14,11 @@
 namespace mnk {
 namespace {
 
+std::string Remoteness(int remoteness, absl::string_view unknown) {
+  return remoteness == kUnknownRemoteness ? std::string(unknown)
+                                          : absl::StrCat(remoteness);
+}
+
 char SideName(const Position& p) { return p.side_to_move() == 0 ? 'X' : 'O'; }
 
 int Digits(int n) { return n >= 10 ? 1 + Digits(n / 10) : 1; }
@@ -36,12 +41,16 @@ absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
   for (int cell : table.game().LegalMoves(p)) {
     absl::StatusOr<Record> child = table.Probe(Game::Play(p, cell));
     if (!child.ok()) return child.status();
-    a.moves.push_back({cell, Negate(child->value), child->remoteness + 1});
+    a.moves.push_back({cell, Negate(child->value),
+                       child->remoteness == kUnknownRemoteness
+                           ? kUnknownRemoteness
+                           : child->remoteness + 1});
   }
   return a;
 }
 
 std::string Outcome(Value value, int remoteness) {
+  if (remoteness == kUnknownRemoteness) return std::string(ValueName(value));
   if (remoteness == 0) return value == Value::kLoss ? "lost" : "drawn";
   return absl::StrCat(ValueName(value), " in ", remoteness);
 }
@@ -51,9 +60,11 @@ std::string AnalysisText(const Game& game, const Analysis& a) {
   std::string text =
       absl::StrCat("position    ", game.Format(a.position), "\nto move     ",
                    std::string(1, SideName(a.position)), "\n");
-  absl::StrAppend(&text, "value       ",
-                  Outcome(a.record.value, a.record.remoteness), " (remoteness ",
-                  a.record.remoteness, ")\n");
+  absl::StrAppend(
+      &text, "value       ", Outcome(a.record.value, a.record.remoteness),
+      a.record.remoteness == kUnknownRemoteness
+          ? " (a compact table: remoteness not stored)\n"
+          : absl::StrCat(" (remoteness ", a.record.remoteness, ")\n"));
   if (a.record.best_move == kNoMove) {
     absl::StrAppend(&text, "best move   none: the game is over\n");
     return text;
@@ -86,31 +97,32 @@ std::string AnalysisJson(const Game& game, const Analysis& a) {
   }
   std::vector<std::string> moves;
   for (const MoveEval& e : a.moves) {
-    moves.push_back(
-        absl::StrCat("{\"move\":", e.cell,
-                     gravity ? absl::StrCat(",\"column\":", e.cell % m) : "",
-                     ",\"value\":\"", ValueName(e.value),
-                     "\",\"remoteness\":", e.remoteness, "}"));
+    moves.push_back(absl::StrCat(
+        "{\"move\":", e.cell,
+        gravity ? absl::StrCat(",\"column\":", e.cell % m) : "",
+        ",\"value\":\"", ValueName(e.value),
+        "\",\"remoteness\":", Remoteness(e.remoteness, "null"), "}"));
   }
-  return absl::StrCat("{\"position\":\"", game.Format(a.position),
-                      "\",\"to_move\":\"", std::string(1, SideName(a.position)),
-                      "\",\"value\":\"", ValueName(a.record.value),
-                      "\",\"remoteness\":", a.record.remoteness,
-                      ",\"best_move\":", best, ",\"moves\":[",
-                      absl::StrJoin(moves, ","), "]}\n");
+  return absl::StrCat(
+      "{\"position\":\"", game.Format(a.position), "\",\"to_move\":\"",
+      std::string(1, SideName(a.position)), "\",\"value\":\"",
+      ValueName(a.record.value),
+      "\",\"remoteness\":", Remoteness(a.record.remoteness, "null"),
+      ",\"best_move\":", best, ",\"moves\":[", absl::StrJoin(moves, ","),
+      "]}\n");
 }
 
 std::string AnalysisLine(const Game& game, const Analysis& a) {
   std::vector<std::string> moves;
   for (const MoveEval& e : a.moves) {
-    moves.push_back(
-        absl::StrCat(e.cell, ":", ValueName(e.value), ":", e.remoteness));
+    moves.push_back(absl::StrCat(e.cell, ":", ValueName(e.value), ":",
+                                 Remoteness(e.remoteness, "unknown")));
   }
   return absl::StrCat(
       "position=", game.Format(a.position),
       " to_move=", std::string(1, SideName(a.position)),
-      " value=", ValueName(a.record.value), " remoteness=", a.record.remoteness,
-      " best_move=",
+      " value=", ValueName(a.record.value),
+      " remoteness=", Remoteness(a.record.remoteness, "unknown"), " best_move=",
       a.record.best_move == kNoMove ? "none" : absl::StrCat(a.record.best_move),
       " moves=", moves.empty() ? "none" : absl::StrJoin(moves, ","), "\n");
 }

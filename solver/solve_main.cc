@@ -29,6 +29,10 @@ ABSL_FLAG(std::string, out, "", "write the table to this file");
 ABSL_FLAG(bool, json, false, "print the summary as one JSON object");
 ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
 ABSL_FLAG(int, threads, 0, "worker threads (0: one per core)");
+ABSL_FLAG(std::string, layout, "auto",
+          "table layout: full (value, remoteness and best move of every "
+          "position), compact (values of positions with X to move, 1.6 bits "
+          "each), or auto (full when it fits in memory)");
 
 namespace mnk {
 namespace {
@@ -49,8 +53,10 @@ std::string Summary(const Solution& s, uint64_t table_bytes,
       st.full_draws, absl::StrJoin(st.per_ply, " "), st.wins, st.draws,
       st.losses);
   absl::StrAppendFormat(
-      &text, "table       %d bytes, %.2f bytes per reachable position%s\n",
-      table_bytes, static_cast<double>(table_bytes) / st.reachable,
+      &text,
+      "table       %s layout, %d bytes, %.2f bits per reachable position%s\n",
+      s.records.size() > 0 ? "full" : "compact", table_bytes,
+      8.0 * table_bytes / st.reachable,
       out.empty() ? "" : absl::StrCat(", written to ", out));
   absl::StrAppendFormat(&text, "time        %.6f s\n", st.seconds);
   return text;
@@ -64,11 +70,13 @@ std::string Json(const Solution& s, uint64_t table_bytes) {
       "\"start_value\":\"%s\",\"start_remoteness\":%d,\"reachable\":%d,"
       "\"terminal\":%d,\"terminal_by_outcome\":{\"x_wins\":%d,\"o_wins\":%d,"
       "\"draws\":%d},\"by_ply\":[%s],\"by_value\":{\"win\":%d,\"draw\":%d,"
-      "\"loss\":%d},\"indices\":%d,\"table_bytes\":%d,\"seconds\":%.6f}\n",
+      "\"loss\":%d},\"indices\":%d,\"layout\":\"%s\",\"table_bytes\":%d,"
+      "\"seconds\":%.6f}\n",
       spec.width, spec.height, spec.k, spec.gravity ? "true" : "false",
       ValueName(st.start_value), st.start_remoteness, st.reachable, st.terminal,
       st.x_wins, st.o_wins, st.full_draws, absl::StrJoin(st.per_ply, ","),
-      st.wins, st.draws, st.losses, s.index.size(), table_bytes, st.seconds);
+      st.wins, st.draws, st.losses, s.index.size(),
+      s.records.size() > 0 ? "full" : "compact", table_bytes, st.seconds);
 }
 
 int Main() {
@@ -79,26 +87,43 @@ int Main() {
     std::fprintf(stderr, "solve: %s\n", game.status().ToString().c_str());
     return 1;
   }
+  const std::string layout = absl::GetFlag(FLAGS_layout);
+  if (layout != "auto" && layout != "full" && layout != "compact") {
+    std::fprintf(stderr, "solve: --layout=%s: expected auto, full or compact\n",
+                 layout.c_str());
+    return 1;
+  }
   SolveOptions options;
+  options.compact = layout == "compact";
   options.threads = absl::GetFlag(FLAGS_threads) > 0
                         ? absl::GetFlag(FLAGS_threads)
                         : std::max(1u, std::thread::hardware_concurrency());
   options.progress = !absl::GetFlag(FLAGS_quiet);
   absl::StatusOr<Solution> solution = Solve(*game, options);
+  if (!solution.ok() && layout == "auto" &&
+      solution.status().code() == absl::StatusCode::kResourceExhausted) {
+    options.compact = true;
+    solution = Solve(*game, options);
+  }
   if (!solution.ok()) {
     std::fprintf(stderr, "solve: %s\n", solution.status().ToString().c_str());
     return 4;
   }
   const std::string out = absl::GetFlag(FLAGS_out);
+  const bool compact = options.compact;
   if (!out.empty()) {
-    const absl::Status written = WriteTable(out, spec, solution->records.view(),
-                                            solution->stats.reachable);
+    const absl::Status written =
+        compact ? WriteCompactTable(out, spec, solution->compact,
+                                    solution->stats.reachable)
+                : WriteTable(out, spec, solution->records.view(),
+                             solution->stats.reachable);
     if (!written.ok()) {
       std::fprintf(stderr, "solve: %s\n", written.ToString().c_str());
       return 3;
     }
   }
-  const uint64_t bytes = TableFileSize(solution->index.size());
+  const uint64_t bytes = compact ? CompactTableFileSize(solution->index)
+                                 : TableFileSize(solution->index.size());
   const std::string report = absl::GetFlag(FLAGS_json)
                                  ? Json(*solution, bytes)
                                  : Summary(*solution, bytes, out);

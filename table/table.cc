@@ -6,9 +6,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -19,7 +22,6 @@ namespace {
 
 constexpr char kMagic[8] = {'M', 'N', 'K', 'T', 'A', 'B', 'L', 'E'};
 constexpr uint8_t kIndexingScheme = 1;
-constexpr uint8_t kRecordLayout = 1;
 
 void PutLe(uint8_t* out, uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) out[i] = static_cast<uint8_t>(value >> 8 * i);
@@ -34,12 +36,15 @@ uint32_t Crc32(uint32_t crc, const void* data, size_t size) {
   return crc32_z(crc, static_cast<const Bytef*>(data), size);
 }
 
-// Emits the file in pieces (header, the three sections, the checksum).
-void EmitTable(const GameSpec& spec, const RecordView& records,
-               uint64_t reachable,
+struct Section {
+  const uint8_t* data;
+  uint64_t size;
+};
+
+// Emits the file in pieces: the header, the sections, the checksum.
+void EmitTable(const GameSpec& spec, Layout layout, uint64_t entries,
+               uint64_t reachable, const std::vector<Section>& sections,
                const std::function<void(const void*, size_t)>& emit) {
-  const uint64_t e = records.size;
-  const uint64_t v = RecordView::ValueBytes(e);
   uint8_t header[kTableHeaderSize] = {};
   std::memcpy(header, kMagic, 8);
   PutLe(header + 8, kTableVersion, 4);
@@ -48,24 +53,30 @@ void EmitTable(const GameSpec& spec, const RecordView& records,
   header[14] = static_cast<uint8_t>(spec.k);
   header[15] = spec.gravity ? 1 : 0;
   header[16] = kIndexingScheme;
-  header[17] = kRecordLayout;
+  header[17] = static_cast<uint8_t>(layout);
   PutLe(header + 20, kTableHeaderSize, 4);
-  PutLe(header + 24, e, 8);
+  PutLe(header + 24, entries, 8);
   PutLe(header + 32, reachable, 8);
-  PutLe(header + 40, kTableHeaderSize, 8);
-  PutLe(header + 48, kTableHeaderSize + v, 8);
-  PutLe(header + 56, kTableHeaderSize + v + e, 8);
+  uint64_t offset = kTableHeaderSize;
+  for (size_t i = 0; i < sections.size(); ++i) {
+    PutLe(header + 40 + 8 * i, offset, 8);
+    offset += sections[i].size;
+  }
   uint32_t crc = Crc32(0, header, sizeof(header));
   emit(header, sizeof(header));
-  crc = Crc32(crc, records.values, v);
-  emit(records.values, v);
-  crc = Crc32(crc, records.remoteness, e);
-  emit(records.remoteness, e);
-  crc = Crc32(crc, records.best_move, e);
-  emit(records.best_move, e);
+  for (const Section& section : sections) {
+    crc = Crc32(crc, section.data, section.size);
+    emit(section.data, section.size);
+  }
   uint8_t trailer[4];
   PutLe(trailer, crc, 4);
   emit(trailer, 4);
+}
+
+std::vector<Section> FullSections(const RecordView& records) {
+  return {{records.values, RecordView::ValueBytes(records.size)},
+          {records.remoteness, records.size},
+          {records.best_move, records.size}};
 }
 
 absl::Status ErrnoStatus(int error, absl::string_view what) {
@@ -91,18 +102,26 @@ uint64_t TableFileSize(uint64_t entries) {
   return kTableHeaderSize + RecordView::ValueBytes(entries) + 2 * entries + 4;
 }
 
-std::string SerializeTable(const GameSpec& spec, const RecordView& records,
-                           uint64_t reachable) {
+uint64_t CompactTableFileSize(const PositionIndex& index) {
+  return kTableHeaderSize + CompactLayout(index).bytes() + 4;
+}
+
+namespace {
+
+std::string Serialize(const GameSpec& spec, Layout layout, uint64_t entries,
+                      uint64_t reachable,
+                      const std::vector<Section>& sections) {
   std::string bytes;
-  bytes.reserve(TableFileSize(records.size));
-  EmitTable(spec, records, reachable, [&](const void* data, size_t size) {
-    bytes.append(static_cast<const char*>(data), size);
-  });
+  EmitTable(spec, layout, entries, reachable, sections,
+            [&](const void* data, size_t size) {
+              bytes.append(static_cast<const char*>(data), size);
+            });
   return bytes;
 }
 
-absl::Status WriteTable(const std::string& path, const GameSpec& spec,
-                        const RecordView& records, uint64_t reachable) {
+absl::Status Write(const std::string& path, const GameSpec& spec, Layout layout,
+                   uint64_t entries, uint64_t reachable,
+                   const std::vector<Section>& sections) {
   std::string temp = path + ".tmp-XXXXXX";
   const int fd = mkstemp(temp.data());
   if (fd < 0) {
@@ -110,18 +129,19 @@ absl::Status WriteTable(const std::string& path, const GameSpec& spec,
                        absl::StrCat("cannot create a file beside ", path));
   }
   int error = 0;
-  EmitTable(spec, records, reachable, [&](const void* data, size_t size) {
-    const char* p = static_cast<const char*>(data);
-    while (size > 0 && error == 0) {
-      const ssize_t n = write(fd, p, std::min<size_t>(size, 1 << 30));
-      if (n < 0) {
-        if (errno != EINTR) error = errno;
-        continue;
-      }
-      p += n;
-      size -= n;
-    }
-  });
+  EmitTable(spec, layout, entries, reachable, sections,
+            [&](const void* data, size_t size) {
+              const char* p = static_cast<const char*>(data);
+              while (size > 0 && error == 0) {
+                const ssize_t n = write(fd, p, std::min<size_t>(size, 1 << 30));
+                if (n < 0) {
+                  if (errno != EINTR) error = errno;
+                  continue;
+                }
+                p += n;
+                size -= n;
+              }
+            });
   if (error == 0 && fchmod(fd, 0644) != 0) error = errno;
   if (error == 0 && fsync(fd) != 0) error = errno;
   if (close(fd) != 0 && error == 0) error = errno;
@@ -131,6 +151,36 @@ absl::Status WriteTable(const std::string& path, const GameSpec& spec,
     return ErrnoStatus(error, absl::StrCat("cannot write ", path));
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string SerializeTable(const GameSpec& spec, const RecordView& records,
+                           uint64_t reachable) {
+  return Serialize(spec, Layout::kFull, records.size, reachable,
+                   FullSections(records));
+}
+
+std::string SerializeCompactTable(const GameSpec& spec,
+                                  const std::vector<uint8_t>& compact,
+                                  uint64_t reachable) {
+  const PositionIndex index(*Game::Create(spec));
+  return Serialize(spec, Layout::kCompact, index.size(), reachable,
+                   {{compact.data(), compact.size()}});
+}
+
+absl::Status WriteTable(const std::string& path, const GameSpec& spec,
+                        const RecordView& records, uint64_t reachable) {
+  return Write(path, spec, Layout::kFull, records.size, reachable,
+               FullSections(records));
+}
+
+absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
+                               const std::vector<uint8_t>& compact,
+                               uint64_t reachable) {
+  const PositionIndex index(*Game::Create(spec));
+  return Write(path, spec, Layout::kCompact, index.size(), reachable,
+               {{compact.data(), compact.size()}});
 }
 
 absl::StatusOr<Table> Table::Load(const std::string& path,
@@ -200,31 +250,36 @@ absl::StatusOr<Table> Table::FromBytes(std::string bytes,
   spec.k = data[14];
   spec.gravity = data[15] & 1;
   absl::StatusOr<Game> game = Game::Create(spec);
+  const Layout layout = static_cast<Layout>(data[17]);
   if (!game.ok() || data[15] > 1 || data[16] != kIndexingScheme ||
-      data[17] != kRecordLayout || GetLe(data + 18, 2) != 0 ||
-      GetLe(data + 20, 4) != kTableHeaderSize) {
+      (layout != Layout::kFull && layout != Layout::kCompact) ||
+      GetLe(data + 18, 2) != 0 || GetLe(data + 20, 4) != kTableHeaderSize) {
     return absl::DataLossError(absl::StrFormat(
         "%s has a corrupt header: game %dx%d k=%d flags %d, indexing %d, "
         "layout %d, header size %d; expected a valid game, indexing %d, "
-        "layout %d, header size %d",
+        "layout 1 or 2, header size %d",
         source, data[12], data[13], data[14], data[15], data[16], data[17],
-        GetLe(data + 20, 4), kIndexingScheme, kRecordLayout, kTableHeaderSize));
+        GetLe(data + 20, 4), kIndexingScheme, kTableHeaderSize));
   }
   const PositionIndex index(*game);
   const uint64_t entries = GetLe(data + 24, 8);
   const uint64_t reachable = GetLe(data + 32, 8);
   const uint64_t v = RecordView::ValueBytes(index.size());
+  const bool full = layout == Layout::kFull;
+  const uint64_t sections[3] = {kTableHeaderSize,
+                                full ? kTableHeaderSize + v : 0,
+                                full ? kTableHeaderSize + v + entries : 0};
   if (entries != index.size() || reachable > entries ||
-      GetLe(data + 40, 8) != kTableHeaderSize ||
-      GetLe(data + 48, 8) != kTableHeaderSize + v ||
-      GetLe(data + 56, 8) != kTableHeaderSize + v + entries) {
+      GetLe(data + 40, 8) != sections[0] ||
+      GetLe(data + 48, 8) != sections[1] ||
+      GetLe(data + 56, 8) != sections[2]) {
     return absl::DataLossError(absl::StrCat(
         source, " has a corrupt header: ", entries, " entries for game ",
         spec.Name(), ", expected ", index.size(), " with sections at ",
-        kTableHeaderSize, ", ", kTableHeaderSize + v, ", ",
-        kTableHeaderSize + v + index.size()));
+        sections[0], ", ", sections[1], ", ", sections[2]));
   }
-  const uint64_t expected_size = TableFileSize(entries);
+  const uint64_t expected_size =
+      full ? TableFileSize(entries) : CompactTableFileSize(index);
   if (size != expected_size) {
     return absl::DataLossError(absl::StrCat(
         source, " is ", size < expected_size ? "truncated" : "too long", ": ",
@@ -237,7 +292,7 @@ absl::StatusOr<Table> Table::FromBytes(std::string bytes,
         "%s is corrupt: checksum 0x%08x stored, 0x%08x computed", source,
         stored, computed));
   }
-  Table table(*game, std::move(bytes), reachable);
+  Table table(*game, std::move(bytes), reachable, layout);
   if (expected.has_value()) {
     if (absl::Status s = table.ExpectGame(*expected, source); !s.ok()) {
       return s;
@@ -255,14 +310,45 @@ absl::Status Table::ExpectGame(const GameSpec& expected,
 }
 
 RecordView Table::view() const {
-  const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes_.data());
+  assert(layout_ == Layout::kFull);
+  const uint8_t* data = this->data();
   const uint64_t e = index_.size();
   const uint64_t v = RecordView::ValueBytes(e);
   return {e, data + kTableHeaderSize, data + kTableHeaderSize + v,
           data + kTableHeaderSize + v + e};
 }
 
+Value Table::ValueOf(const Position& p) const {
+  if (game_.HasLine(p.last_mover())) return Value::kLoss;
+  if (p.occupied() == game_.full_mask()) return Value::kDraw;
+  if (layout_ == Layout::kFull) return view().GetValue(index_.Index(p));
+  if (p.stones() % 2 == 0) return CompactValue(index_.Index(p), p.stones());
+  // Odd layers are not stored: the best of the children, which are.
+  Value best = Value::kUnreachable;
+  for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {
+    best = std::max(best, Negate(ValueOf(Game::Play(p, __builtin_ctz(s)))));
+  }
+  return best;
+}
+
 absl::StatusOr<Record> Table::Probe(const Position& p) const {
+  if (layout_ == Layout::kCompact) {
+    Record r{ValueOf(p), kUnknownRemoteness, kNoMove};
+    for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {
+      const int cell = __builtin_ctz(s);
+      if (Negate(ValueOf(Game::Play(p, cell))) == r.value) {
+        r.best_move = cell;
+        break;
+      }
+    }
+    if (r.value == Value::kUnreachable ||
+        (r.best_move == kNoMove) != game_.IsTerminal(p)) {
+      return absl::DataLossError(absl::StrCat(
+          "the table's values around ", game_.Format(p),
+          " are impossible: no move keeps its value, ", ValueName(r.value)));
+    }
+    return r;
+  }
   const Record r = Lookup(p);
   if (r.value == Value::kUnreachable) {
     return absl::NotFoundError(

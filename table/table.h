@@ -8,6 +8,8 @@
 // File format, version 1. All integers little-endian; every byte is
 // determined by the game, so the same game always gives the same file.
 //
+// Layout 1 (full records: value, remoteness, best move for every index):
+//
 //   offset  size  field
 //   0       8     magic "MNKTABLE"
 //   8       4     format version: 1
@@ -17,7 +19,7 @@
 //   15      1     flags: bit 0 = gravity; other bits 0
 //   16      1     indexing scheme: 1 = layered shape/pattern ranks
 //                 (solver/index.h)
-//   17      1     record layout: 1 = the three sections below
+//   17      1     record layout: 1 = the three sections below (2: compact)
 //   18      2     reserved, 0
 //   20      4     header size: 64
 //   24      8     E = number of indices (PositionIndex::size())
@@ -34,6 +36,15 @@
 //
 // Size: 68 + V + 2E bytes, 2.25 bytes an index. Tic-tac-toe: E = 6046,
 // 5478 reachable, 13,672 bytes in all, 2.50 bytes a reachable position.
+//
+// Layout 2 (compact, for boards whose full records do not fit): the same
+// header with byte 17 = 2, offsets 48 and 56 = 0, then
+//   64      C     the values of the even layers in base 3, five a byte
+//                 (CompactLayout in solver/record.h), C = ceil(E_even / 5)
+//   64+C    4     CRC-32 of every byte before it
+// Size: 68 + C bytes, 1.6 bits an even-layer index. Probes derive odd
+// layers' values from their children and best moves from the values
+// (best value, then lowest cell); remoteness is not available.
 #ifndef MNK_TABLE_TABLE_H_
 #define MNK_TABLE_TABLE_H_
 
@@ -54,18 +65,28 @@ namespace mnk {
 inline constexpr uint32_t kTableVersion = 1;
 inline constexpr size_t kTableHeaderSize = 64;
 
-// The exact byte count of a table file for a game with `entries` indices.
+enum class Layout : uint8_t { kFull = 1, kCompact = 2 };
+
+// The exact byte count of a full table file for `entries` indices, and of
+// a compact one.
 uint64_t TableFileSize(uint64_t entries);
+uint64_t CompactTableFileSize(const PositionIndex& index);
 
 // The whole file as bytes, checksum included.
 std::string SerializeTable(const GameSpec& spec, const RecordView& records,
                            uint64_t reachable);
+std::string SerializeCompactTable(const GameSpec& spec,
+                                  const std::vector<uint8_t>& compact,
+                                  uint64_t reachable);
 
 // Writes the table to `path` without ever leaving a partial file there: the
 // bytes go to a temporary file beside it, are synced, then renamed over
 // `path`. On failure the temporary file is removed and `path` is untouched.
 absl::Status WriteTable(const std::string& path, const GameSpec& spec,
                         const RecordView& records, uint64_t reachable);
+absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
+                               const std::vector<uint8_t>& compact,
+                               uint64_t reachable);
 
 class Table {
  public:
@@ -93,28 +114,49 @@ class Table {
   const PositionIndex& index() const { return index_; }
   uint64_t reachable() const { return reachable_; }
   uint64_t file_bytes() const { return bytes_.size(); }
+  Layout layout() const { return layout_; }
+  // The records of a full table.
   RecordView view() const;
+  // The stored value of index `i` (a position with `stones` stones, an even
+  // number) of a compact table.
+  Value CompactValue(uint64_t i, int stones) const {
+    return CompactLayout::Get(data() + kTableHeaderSize,
+                              compact_.Entry(i, stones));
+  }
 
-  // The stored record of a valid position of this game, unchecked: one index
-  // computation and three loads.
+  // The stored record of a valid position of a full table, unchecked: one
+  // index computation and three loads.
   Record Lookup(const Position& p) const { return view().Get(index_.Index(p)); }
 
   // The record of a valid position of this game. kNotFound when the table
   // marks it unreachable; kDataLoss when the record is impossible for the
   // position (a best move that is not legal, a remoteness past the end).
+  // From a compact table the remoteness is kUnknownRemoteness and the best
+  // move the lowest cell with the best value (up to m + m * m lookups).
   absl::StatusOr<Record> Probe(const Position& p) const;
 
+  // The value of a valid position, by the rules when it is over, else from
+  // the table (a compact one derives odd layers from the children).
+  Value ValueOf(const Position& p) const;
+
  private:
-  Table(Game game, std::string bytes, uint64_t reachable)
+  Table(Game game, std::string bytes, uint64_t reachable, Layout layout)
       : game_(game),
         index_(game_),
+        compact_(index_),
         bytes_(std::move(bytes)),
-        reachable_(reachable) {}
+        reachable_(reachable),
+        layout_(layout) {}
+  const uint8_t* data() const {
+    return reinterpret_cast<const uint8_t*>(bytes_.data());
+  }
 
   Game game_;
   PositionIndex index_;
+  CompactLayout compact_;
   std::string bytes_;
   uint64_t reachable_;
+  Layout layout_;
 };
 
 }  // namespace mnk

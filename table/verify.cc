@@ -10,8 +10,52 @@
 namespace mnk {
 namespace {
 
-// The record the rules and the children's records call for, or a
-// description of a child the table lacks.
+constexpr uint64_t kChunk = 1 << 16;
+
+// Runs work(begin, end) over [first, last) in chunks on `threads` threads.
+template <typename Work>
+void Parallel(uint64_t first, uint64_t last, int threads, Work&& work) {
+  std::atomic<uint64_t> next{first};
+  auto run = [&] {
+    for (;;) {
+      const uint64_t begin = next.fetch_add(kChunk);
+      if (begin >= last) break;
+      work(begin, std::min(last, begin + kChunk));
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(run);
+  run();
+  for (std::thread& thread : pool) thread.join();
+}
+
+// One bit an index: the positions reachable from the empty board by the
+// rules, found layer by layer.
+std::vector<uint64_t> MarkReachable(const Game& game,
+                                    const PositionIndex& index, int threads) {
+  std::vector<uint64_t> reached((index.size() + 63) / 64, 0);
+  reached[0] = 1;  // the empty board
+  for (int stones = 0; stones < game.cells(); ++stones) {
+    Parallel(index.layer_offset(stones), index.layer_offset(stones + 1),
+             threads, [&](uint64_t begin, uint64_t end) {
+               for (uint64_t i = begin; i < end; ++i) {
+                 if ((reached[i >> 6] >> (i & 63) & 1) == 0) continue;
+                 const Position p = index.At(i);
+                 if (game.IsTerminal(p)) continue;
+                 for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+                   const uint64_t c =
+                       index.Index(Game::Play(p, __builtin_ctz(s)));
+                   __atomic_fetch_or(&reached[c >> 6], uint64_t{1} << (c & 63),
+                                     __ATOMIC_RELAXED);
+                 }
+               }
+             });
+  }
+  return reached;
+}
+
+// The record the rules and the children call for, or a description of a
+// child the table lacks. From a compact table only the value is derived.
 struct Expected {
   Record record;
   std::string problem;
@@ -19,14 +63,27 @@ struct Expected {
 
 Expected Derive(const Table& table, const Position& p) {
   const Game& game = table.game();
-  if (game.HasLine(p.last_mover())) return {{Value::kLoss, 0, kNoMove}, ""};
-  if (p.occupied() == game.full_mask()) return {{Value::kDraw, 0, kNoMove}, ""};
-  const RecordView view = table.view();
+  const bool full = table.layout() == Layout::kFull;
+  const int none = full ? 0 : kUnknownRemoteness;
+  if (game.HasLine(p.last_mover())) return {{Value::kLoss, none, kNoMove}, ""};
+  if (p.occupied() == game.full_mask()) {
+    return {{Value::kDraw, none, kNoMove}, ""};
+  }
+  if (!full) {
+    // Values only: the best of the children's derived values.
+    Value best = Value::kUnreachable;
+    for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+      best = std::max(best,
+                      Negate(table.ValueOf(Game::Play(p, __builtin_ctz(s)))));
+    }
+    return {{best, kUnknownRemoteness, kNoMove}, ""};
+  }
   int best = -(1 << 20);
   Record expected;
   for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
     const int cell = __builtin_ctz(s);
-    const Record child = view.Get(table.index().Index(Game::Play(p, cell)));
+    const Record child =
+        table.view().Get(table.index().Index(Game::Play(p, cell)));
     if (child.value == Value::kUnreachable) {
       return {{},
               absl::StrCat("its child after ", cell, " is marked unreachable")};
@@ -42,9 +99,13 @@ Expected Derive(const Table& table, const Position& p) {
 }
 
 std::string Describe(const Record& r) {
-  return absl::StrCat(
-      ValueName(r.value), " in ", r.remoteness, ", move ",
-      r.best_move == kNoMove ? std::string("none") : absl::StrCat(r.best_move));
+  std::string text(ValueName(r.value));
+  if (r.remoteness != kUnknownRemoteness) {
+    absl::StrAppend(&text, " in ", r.remoteness, ", move ",
+                    r.best_move == kNoMove ? std::string("none")
+                                           : absl::StrCat(r.best_move));
+  }
+  return text;
 }
 
 }  // namespace
@@ -53,57 +114,66 @@ VerifyReport VerifyRecords(const Table& table, int threads,
                            const std::function<void(uint64_t)>& progress) {
   const Game& game = table.game();
   const PositionIndex& index = table.index();
-  const RecordView view = table.view();
-  const bool gravity = game.spec().gravity;
-  constexpr uint64_t kChunk = 1 << 16;
-  std::atomic<uint64_t> next{0};
+  const bool full = table.layout() == Layout::kFull;
+  // Without gravity the rules decide reachability locally; with gravity it
+  // takes a forward pass.
+  const std::vector<uint64_t> reached =
+      game.spec().gravity ? MarkReachable(game, index, threads)
+                          : std::vector<uint64_t>();
+  auto reachable = [&](uint64_t i, const Position& p) {
+    return reached.empty() ? game.Validate(p).ok()
+                           : (reached[i >> 6] >> (i & 63) & 1) != 0;
+  };
   std::mutex mu;
   VerifyReport total;
-  auto work = [&] {
+  Parallel(0, index.size(), threads, [&](uint64_t begin, uint64_t end) {
     VerifyReport mine;
     std::vector<std::string> errors;
-    for (;;) {
-      const uint64_t begin = next.fetch_add(kChunk);
-      if (begin >= index.size()) break;
-      const uint64_t end = std::min(index.size(), begin + kChunk);
-      for (uint64_t i = begin; i < end; ++i) {
-        const Position p = index.At(i);
-        const Record stored = view.Get(i);
-        ++mine.indices;
-        std::string problem;
-        if (stored.value == Value::kUnreachable) {
-          // With gravity reachability depends on the move order; the
-          // forward pass of the solver is the reference for it.
-          if (!gravity && game.Validate(p).ok()) {
-            problem = "a reachable position is marked unreachable";
-          }
-        } else if (!gravity && !game.Validate(p).ok()) {
+    for (uint64_t i = begin; i < end; ++i) {
+      const Position p = index.At(i);
+      const int stones = p.stones();
+      ++mine.indices;
+      const bool live = reachable(i, p);
+      mine.reachable += live;
+      // A compact table stores even layers only: odd ones have no record.
+      if (!full && stones % 2 == 1) continue;
+      const Record stored = full ? table.view().Get(i)
+                                 : Record{table.CompactValue(i, stones),
+                                          kUnknownRemoteness, kNoMove};
+      std::string problem;
+      if (!live) {
+        // Unreachable: a full table marks it so; a compact one holds 0
+        // (loss) there.
+        if (stored.value != (full ? Value::kUnreachable : Value::kLoss)) {
           problem = "an unreachable position has a record";
-        } else {
-          ++mine.reachable;
-          mine.terminal += game.IsTerminal(p);
-          const Expected expected = Derive(table, p);
-          if (!expected.problem.empty()) {
-            problem = expected.problem;
-          } else if (!(expected.record == stored)) {
-            problem =
-                absl::StrCat("stored ", Describe(stored),
-                             ", its children give ", Describe(expected.record));
-          }
         }
-        if (!problem.empty()) {
-          ++mine.errors;
-          if (errors.size() < 10) {
-            errors.push_back(
-                absl::StrCat("index ", i, " ", game.Format(p), ": ", problem));
-          }
+      } else if (full && stored.value == Value::kUnreachable) {
+        problem = "a reachable position is marked unreachable";
+      } else {
+        ++mine.checked;
+        mine.terminal += game.IsTerminal(p);
+        const Expected expected = Derive(table, p);
+        if (!expected.problem.empty()) {
+          problem = expected.problem;
+        } else if (!(expected.record == stored)) {
+          problem =
+              absl::StrCat("stored ", Describe(stored), ", its children give ",
+                           Describe(expected.record));
         }
       }
-      if (progress) progress(end - begin);
+      if (!problem.empty()) {
+        ++mine.errors;
+        if (errors.size() < 10) {
+          errors.push_back(
+              absl::StrCat("index ", i, " ", game.Format(p), ": ", problem));
+        }
+      }
     }
+    if (progress) progress(end - begin);
     std::lock_guard<std::mutex> lock(mu);
     total.indices += mine.indices;
     total.reachable += mine.reachable;
+    total.checked += mine.checked;
     total.terminal += mine.terminal;
     total.errors += mine.errors;
     for (std::string& e : errors) {
@@ -111,11 +181,7 @@ VerifyReport VerifyRecords(const Table& table, int threads,
         total.first_errors.push_back(std::move(e));
       }
     }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& thread : pool) thread.join();
+  });
   return total;
 }
 

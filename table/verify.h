@@ -2,8 +2,10 @@
 // reachable position must follow from its children's records (the value is
 // the best child value for the side to move, the remoteness one more than
 // that child's, the best move the policy's choice), terminal positions must
-// be scored by the rules, and without gravity the table must mark exactly
-// the positions the rules allow. Uses no solver code: only the rules, the
+// be scored by the rules, and the table must mark exactly the positions the
+// rules reach (found by a forward pass with gravity). A compact table's
+// stored values (even layers) are checked against the values its children
+// derive from their own children. Uses no solver code: only the rules, the
 // index and the table.
 //
 //   absl::StatusOr<mnk::Table> t = mnk::Table::Load(path);  // checksum
@@ -23,7 +25,8 @@ namespace mnk {
 
 struct VerifyReport {
   uint64_t indices = 0;    // entries looked at
-  uint64_t reachable = 0;  // records checked against their children
+  uint64_t reachable = 0;  // reachable positions by the rules
+  uint64_t checked = 0;    // stored records checked against their children
   uint64_t terminal = 0;   // of which terminal, checked against the rules
   uint64_t errors = 0;
   std::vector<std::string> first_errors;  // up to 10, described

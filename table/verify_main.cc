@@ -71,13 +71,14 @@ int main(int argc, char** argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   std::printf(
-      "records     %llu entries, %llu reachable records checked against "
-      "their children (%llu terminal, checked against the rules), header "
-      "says %llu reachable\n",
+      "records     %llu entries, %llu reachable (header: %llu), %llu stored "
+      "records checked against their children (%llu terminal, checked "
+      "against the rules)\n",
       static_cast<unsigned long long>(report.indices),
       static_cast<unsigned long long>(report.reachable),
-      static_cast<unsigned long long>(report.terminal),
-      static_cast<unsigned long long>(table->reachable()));
+      static_cast<unsigned long long>(table->reachable()),
+      static_cast<unsigned long long>(report.checked),
+      static_cast<unsigned long long>(report.terminal));
   for (const std::string& e : report.first_errors) {
     std::printf("error       %s\n", e.c_str());
   }

@@ -20,7 +20,7 @@ expect_contains() {
 out=$("$SOLVE" --json --quiet)
 expect_eq "solve exit" 0 $?
 expect_contains "json counts" '"start_value":"draw","start_remoteness":9,"reachable":5478,"terminal":958,"terminal_by_outcome":{"x_wins":626,"o_wins":316,"draws":16},"by_ply":[1,9,72,252,756,1260,1520,1140,390,78]' "$out"
-expect_contains "json bytes" '"indices":6046,"table_bytes":13672' "$out"
+expect_contains "json bytes" '"indices":6046,"layout":"full","table_bytes":13672' "$out"
 "$SOLVE" --k=4 --quiet > /dev/null 2> "$TMP/err"
 expect_eq "bad game exit" 1 $?
 expect_contains "bad game" "k = 4 on a 3x3 board: expected 1 <= k <= 3" "$(cat "$TMP/err")"
@@ -40,7 +40,7 @@ done
 # --- verify: a good table, a corrupt file, records that lie.
 out=$("$VERIFY" --table="$BUILT" --quiet)
 expect_eq "verify exit" 0 $?
-expect_contains "verify ok" "6046 entries, 5478 reachable records checked" "$out"
+expect_contains "verify ok" "6046 entries, 5478 reachable (header: 5478), 5478 stored records checked against their children (958 terminal" "$out"
 expect_contains "verify result" "result      ok, 0 errors" "$out"
 "$VERIFY" --table="$TMP/missing.mnk" > /dev/null 2> "$TMP/err"
 expect_eq "verify missing exit" 3 $?
@@ -50,6 +50,17 @@ expect_eq "verify truncated exit" 3 $?
 expect_contains "verify truncated" "truncated" "$(cat "$TMP/err")"
 "$VERIFY" > /dev/null 2>&1
 expect_eq "verify usage exit" 1 $?
+
+# --- The compact layout: written on request, read by play and verify.
+out=$("$SOLVE" --width=4 --height=4 --k=4 --gravity --layout=compact --quiet --out="$TMP/compact.mnk")
+expect_contains "compact summary" "table       compact layout, 20910 bytes" "$out"
+out=$("$VERIFY" --table="$TMP/compact.mnk" --quiet)
+expect_eq "compact verify exit" 0 $?
+expect_contains "compact verify" "201755 entries, 161029 reachable (header: 161029), 80031 stored records checked" "$out"
+out=$("$PLAY" --table="$TMP/compact.mnk" --position=..../..../..../XO.. --json)
+expect_eq "compact json" '{"position":"..../..../..../XO..","to_move":"X","value":"draw","remoteness":null,"best_move":8,"best_column":0,"moves":[{"move":8,"column":0,"value":"draw","remoteness":null},{"move":9,"column":1,"value":"loss","remoteness":null},{"move":14,"column":2,"value":"draw","remoteness":null},{"move":15,"column":3,"value":"draw","remoteness":null}]}' "$out"
+"$SOLVE" --layout=tiny --quiet > /dev/null 2>&1
+expect_eq "bad layout exit" 1 $?
 
 # --- Crash safety: the target first holds a complete 3,3,3 table; solve of
 # 4,4,4 to the same path is killed with SIGKILL, half the time at a random

@@ -25,6 +25,7 @@ TEST(VerifyTest, BuiltTablePasses) {
   const VerifyReport report = VerifyRecords(table, 2);
   EXPECT_EQ(report.indices, 6046u);
   EXPECT_EQ(report.reachable, 5478u);
+  EXPECT_EQ(report.checked, 5478u);
   EXPECT_EQ(report.terminal, 958u);
   EXPECT_EQ(report.errors, 0u);
 }
