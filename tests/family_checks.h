@@ -11,6 +11,7 @@
 
 #include "solver/game.h"
 #include "solver/solver.h"
+#include "table/table.h"
 
 namespace mnk {
 
@@ -28,6 +29,12 @@ uint64_t CheckAllAgainstSearch(const Solution& solution);
 // search scores as the record says. Returns the positions checked.
 uint64_t CheckRandomAgainstSearch(const Solution& solution, uint64_t count,
                                   uint64_t seed);
+
+// The same for a compact table: `count` random reachable positions with X
+// to move, their derived value against alpha-beta with a transposition
+// table. Returns the positions checked.
+uint64_t CheckCompactAgainstSearch(const Table& table, uint64_t count,
+                                   uint64_t seed);
 
 }  // namespace mnk
 

@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "solver/game.h"
 #include "solver/solver.h"
+#include "table/table.h"
 #include "tests/family_checks.h"
 
 namespace mnk {
@@ -47,6 +48,25 @@ INSTANTIATE_TEST_SUITE_P(
                       Published{{6, 4, 4, true}, Value::kLoss, 94910577},
                       Published{{5, 5, 4, true}, Value::kDraw, 69763700},
                       Published{{5, 4, 4, true}, Value::kDraw, 3945711}));
+
+// Connect-style 6x5 (Tromp: 2,818,972,642 positions), in the compact layout:
+// about 5 GB and several minutes.
+TEST(LargeCompactTest, SixByFiveGravity) {
+  const GameSpec spec{6, 5, 4, true};
+  SolveOptions options;
+  options.compact = true;
+  absl::StatusOr<Solution> s = Solve(*Game::Create(spec), options);
+  ASSERT_TRUE(s.ok()) << s.status();
+  std::printf("6,5,4 gravity: %s, %llu reachable, solved in %.1f s\n",
+              std::string(ValueName(s->stats.start_value)).c_str(),
+              static_cast<unsigned long long>(s->stats.reachable),
+              s->stats.seconds);
+  EXPECT_EQ(s->stats.reachable, 2818972642u);
+  absl::StatusOr<Table> table = Table::FromBytes(
+      SerializeCompactTable(spec, s->compact, s->stats.reachable));
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ(CheckCompactAgainstSearch(*table, 100000, /*seed=*/65), 100000u);
+}
 
 }  // namespace
 }  // namespace mnk
