@@ -6,14 +6,19 @@
 //   mnk::Record r = records.view().Get(i);  // value, remoteness, best move
 //
 // Storage, entry i of n:
-//   values      (n + 3) / 4 bytes; entry i is bits 2*(i%4)..2*(i%4)+1 of byte
-//               i/4: 0 = not reachable, 1 = loss, 2 = draw, 3 = win, for the
-//               side to move. Unused high bits of the last byte are zero.
-//   remoteness  n bytes: plies to the end under perfect play (the winner
-//               takes the fastest win, the loser the slowest loss; a draw ends
-//               when the board is full). 0 for terminal and unreachable ones.
-//   best_move   n bytes: the cell to play, kNoMove (0xff) when there is none
-//               (terminal or unreachable).
+//   values   (n + 3) / 4 bytes; entry i is bits 2*(i%4)..2*(i%4)+1 of byte
+//            i/4: 0 = not reachable, 1 = loss, 2 = draw, 3 = win, for the
+//            side to move. Unused high bits of the last byte are zero.
+//   details  2n bytes; entry i is bytes 2i and 2i+1, so that one memory
+//            access gives the whole record:
+//              byte 2i     bits 7-6  the value again (as above)
+//                          bits 5-0  remoteness: plies to the end under
+//                                    perfect play (the winner takes the
+//                                    fastest win, the loser the slowest loss;
+//                                    a draw ends when the board is full); 0
+//                                    for terminal and unreachable positions
+//              byte 2i+1   the cell to play, kNoMove (0xff) when there is
+//                          none (terminal or unreachable)
 #ifndef MNK_SOLVER_RECORD_H_
 #define MNK_SOLVER_RECORD_H_
 
@@ -78,57 +83,55 @@ inline int PolicyScore(Value v, int remoteness) {
 struct RecordView {
   uint64_t size = 0;
   const uint8_t* values = nullptr;
-  const uint8_t* remoteness = nullptr;
-  const uint8_t* best_move = nullptr;
+  const uint8_t* details = nullptr;
 
   static uint64_t ValueBytes(uint64_t n) { return (n + 3) / 4; }
+  // The value alone, from the 2-bit section.
   Value GetValue(uint64_t i) const {
     return static_cast<Value>(values[i >> 2] >> (2 * (i & 3)) & 3);
   }
+  // The whole record, from the details section.
   Record Get(uint64_t i) const {
-    return {GetValue(i), remoteness[i], best_move[i]};
+    const uint8_t* d = details + 2 * i;
+    return {static_cast<Value>(d[0] >> 6), d[0] & 63, d[1]};
   }
 };
 
 class RecordArrays {
  public:
   // Every entry unreachable (value 0, remoteness 0, no move). With
-  // `initialize` false the remoteness and best-move bytes are left
-  // unwritten, for a writer that sets every entry itself.
+  // `initialize` false the details are left unwritten, for a writer that
+  // sets every entry itself.
   explicit RecordArrays(uint64_t n, bool initialize = true)
       : size_(n),
         values_(RecordView::ValueBytes(n), 0),
-        remoteness_(new uint8_t[n]),
-        best_move_(new uint8_t[n]) {
-    if (initialize) {
-      std::fill_n(remoteness_.get(), n, 0);
-      std::fill_n(best_move_.get(), n, kNoMove);
-    }
+        details_(new uint8_t[2 * n]) {
+    for (uint64_t i = 0; initialize && i < n; ++i) SetDetails(i, 0, kNoMove);
   }
 
   uint64_t size() const { return size_; }
-  RecordView view() const {
-    return {size_, values_.data(), remoteness_.get(), best_move_.get()};
-  }
+  RecordView view() const { return {size_, values_.data(), details_.get()}; }
   // Not thread-safe for entries sharing a byte of `values`.
   void SetValue(uint64_t i, Value v) {
     uint8_t& byte = values_[i >> 2];
     const int shift = 2 * (i & 3);
     byte = (byte & ~(3 << shift)) | static_cast<uint8_t>(v) << shift;
   }
+  // Thread-safe for distinct entries.
+  void SetDetails(uint64_t i, uint8_t value_and_remoteness, uint8_t move) {
+    details_[2 * i] = value_and_remoteness;
+    details_[2 * i + 1] = move;
+  }
   void Set(uint64_t i, const Record& r) {
     SetValue(i, r.value);
-    remoteness_[i] = r.remoteness;
-    best_move_[i] = r.best_move;
+    SetDetails(i, static_cast<uint8_t>(r.value) << 6 | r.remoteness,
+               r.best_move);
   }
-  uint8_t* remoteness() { return remoteness_.get(); }
-  uint8_t* best_move() { return best_move_.get(); }
 
  private:
   uint64_t size_;
   std::vector<uint8_t> values_;
-  std::unique_ptr<uint8_t[]> remoteness_;
-  std::unique_ptr<uint8_t[]> best_move_;
+  std::unique_ptr<uint8_t[]> details_;
 };
 
 // The compact layout, for boards whose full records do not fit: the values

@@ -312,8 +312,6 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
   }
   Solution solution(game, compact);
   RecordArrays& records = solution.records;
-  uint8_t* remoteness = records.remoteness();
-  uint8_t* best_move = records.best_move();
   const CompactLayout layout(index);
   const int threads = std::max(1, options.threads);
   Progress progress(options.progress, game.spec().Name(),
@@ -375,10 +373,7 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
               }
             }
             if (!reachable) {
-              if (!compact) {
-                remoteness[i] = 0;
-                best_move[i] = kNoMove;
-              }
+              if (!compact) records.SetDetails(i, 0, kNoMove);
               return;
             }
             ++c.reachable;
@@ -418,10 +413,7 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
                : value == Value::kDraw ? c.draws
                                        : c.losses);
             layer[i - offset] = static_cast<uint8_t>(value) << 6 | plies;
-            if (!compact) {
-              remoteness[i] = plies;
-              best_move[i] = move;
-            }
+            if (!compact) records.SetDetails(i, layer[i - offset], move);
           });
         });
     stats.per_ply[stones] = counts.reachable;

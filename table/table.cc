@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <new>
 #include <vector>
 
 #include "absl/strings/escaping.h"
@@ -75,8 +77,7 @@ void EmitTable(const GameSpec& spec, Layout layout, uint64_t entries,
 
 std::vector<Section> FullSections(const RecordView& records) {
   return {{records.values, RecordView::ValueBytes(records.size)},
-          {records.remoteness, records.size},
-          {records.best_move, records.size}};
+          {records.details, 2 * records.size}};
 }
 
 absl::Status ErrnoStatus(int error, absl::string_view what) {
@@ -198,11 +199,11 @@ absl::StatusOr<Table> Table::Load(const std::string& path,
     return absl::FailedPreconditionError(
         absl::StrCat(path, " is a directory, not a table file"));
   }
-  std::string bytes;
-  if (st.st_size > 0) bytes.resize(st.st_size);
+  Buffer buffer(st.st_size > 0 ? st.st_size : 0);
   size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
+  while (done < buffer.size()) {
+    const ssize_t n = read(fd, buffer.data() + done,
+                           std::min<uint64_t>(buffer.size() - done, 1 << 30));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       const int error = errno;
@@ -213,15 +214,32 @@ absl::StatusOr<Table> Table::Load(const std::string& path,
     done += n;
   }
   close(fd);
-  bytes.resize(done);
-  return FromBytes(std::move(bytes), expected, path);
+  buffer.Shrink(done);
+  return FromBuffer(std::move(buffer), expected, path);
+}
+
+Table::Buffer::Buffer(uint64_t size) : size_(size) {
+  constexpr uint64_t kHugePage = uint64_t{2} << 20;
+  const uint64_t rounded =
+      (std::max<uint64_t>(size, 1) + kHugePage - 1) / kHugePage * kHugePage;
+  data_.reset(static_cast<uint8_t*>(std::aligned_alloc(kHugePage, rounded)));
+  if (data_ == nullptr) throw std::bad_alloc();
+  madvise(data_.get(), rounded, MADV_HUGEPAGE);  // advice only
 }
 
 absl::StatusOr<Table> Table::FromBytes(std::string bytes,
                                        std::optional<GameSpec> expected,
                                        absl::string_view source) {
-  const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes.data());
-  const uint64_t size = bytes.size();
+  Buffer buffer(bytes.size());
+  std::memcpy(buffer.data(), bytes.data(), bytes.size());
+  return FromBuffer(std::move(buffer), expected, source);
+}
+
+absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
+                                        std::optional<GameSpec> expected,
+                                        absl::string_view source) {
+  const uint8_t* data = buffer.data();
+  const uint64_t size = buffer.size();
   if (size == 0) {
     return absl::DataLossError(absl::StrCat(source,
                                             " is empty: a table file "
@@ -231,7 +249,9 @@ absl::StatusOr<Table> Table::FromBytes(std::string bytes,
   if (size < 8 || std::memcmp(data, kMagic, 8) != 0) {
     return absl::DataLossError(absl::StrCat(
         source, " is not a table file: it starts with \"",
-        absl::CHexEscape(bytes.substr(0, 8)), "\", expected \"MNKTABLE\""));
+        absl::CHexEscape(absl::string_view(reinterpret_cast<const char*>(data),
+                                           std::min<uint64_t>(size, 8))),
+        "\", expected \"MNKTABLE\""));
   }
   if (size < kTableHeaderSize + 4) {
     return absl::DataLossError(absl::StrCat(
@@ -267,8 +287,7 @@ absl::StatusOr<Table> Table::FromBytes(std::string bytes,
   const uint64_t v = RecordView::ValueBytes(index.size());
   const bool full = layout == Layout::kFull;
   const uint64_t sections[3] = {kTableHeaderSize,
-                                full ? kTableHeaderSize + v : 0,
-                                full ? kTableHeaderSize + v + entries : 0};
+                                full ? kTableHeaderSize + v : 0, 0};
   if (entries != index.size() || reachable > entries ||
       GetLe(data + 40, 8) != sections[0] ||
       GetLe(data + 48, 8) != sections[1] ||
@@ -292,7 +311,7 @@ absl::StatusOr<Table> Table::FromBytes(std::string bytes,
         "%s is corrupt: checksum 0x%08x stored, 0x%08x computed", source,
         stored, computed));
   }
-  Table table(*game, std::move(bytes), reachable, layout);
+  Table table(*game, std::move(buffer), reachable, layout);
   if (expected.has_value()) {
     if (absl::Status s = table.ExpectGame(*expected, source); !s.ok()) {
       return s;
@@ -314,8 +333,7 @@ RecordView Table::view() const {
   const uint8_t* data = this->data();
   const uint64_t e = index_.size();
   const uint64_t v = RecordView::ValueBytes(e);
-  return {e, data + kTableHeaderSize, data + kTableHeaderSize + v,
-          data + kTableHeaderSize + v + e};
+  return {e, data + kTableHeaderSize, data + kTableHeaderSize + v};
 }
 
 Value Table::ValueOf(const Position& p) const {

@@ -19,19 +19,20 @@
 //   15      1     flags: bit 0 = gravity; other bits 0
 //   16      1     indexing scheme: 1 = layered shape/pattern ranks
 //                 (solver/index.h)
-//   17      1     record layout: 1 = the three sections below (2: compact)
+//   17      1     record layout: 1 = the two sections below (2: compact)
 //   18      2     reserved, 0
 //   20      4     header size: 64
 //   24      8     E = number of indices (PositionIndex::size())
 //   32      8     reachable positions (indices whose value is not 0)
 //   40      8     offset of the value section: 64
-//   48      8     offset of the remoteness section: 64 + V
-//   56      8     offset of the best-move section: 64 + V + E
+//   48      8     offset of the details section: 64 + V
+//   56      8     0 (reserved)
 //   64      V     values, V = ceil(E / 4): 2 bits an index, index i in bits
 //                 2*(i%4)+1..2*(i%4) of byte i/4; 0 = not reachable, 1 = loss,
 //                 2 = draw, 3 = win for the side to move
-//   64+V    E     remoteness, one byte an index
-//   64+V+E  E     best move, one byte an index: a cell, or 0xff for none
+//   64+V    2E    details, two bytes an index, so that one memory access
+//                 gives a whole record: byte 2i = value << 6 | remoteness,
+//                 byte 2i+1 = best move (a cell, or 0xff for none)
 //   64+V+2E 4     CRC-32 (zlib's crc32) of every byte before it
 //
 // Size: 68 + V + 2E bytes, 2.25 bytes an index. Tic-tac-toe: E = 6046,
@@ -48,7 +49,10 @@
 #ifndef MNK_TABLE_TABLE_H_
 #define MNK_TABLE_TABLE_H_
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -113,7 +117,7 @@ class Table {
   const Game& game() const { return game_; }
   const PositionIndex& index() const { return index_; }
   uint64_t reachable() const { return reachable_; }
-  uint64_t file_bytes() const { return bytes_.size(); }
+  uint64_t file_bytes() const { return buffer_.size(); }
   Layout layout() const { return layout_; }
   // The records of a full table.
   RecordView view() const;
@@ -140,21 +144,39 @@ class Table {
   Value ValueOf(const Position& p) const;
 
  private:
-  Table(Game game, std::string bytes, uint64_t reachable, Layout layout)
+  // A file's bytes, in memory advised to use huge pages: probes into a
+  // big table then miss the TLB less.
+  class Buffer {
+   public:
+    explicit Buffer(uint64_t size);
+    uint8_t* data() const { return data_.get(); }
+    uint64_t size() const { return size_; }
+    void Shrink(uint64_t size) { size_ = std::min(size_, size); }
+
+   private:
+    struct Free {
+      void operator()(uint8_t* p) const { std::free(p); }
+    };
+    std::unique_ptr<uint8_t, Free> data_;
+    uint64_t size_;
+  };
+
+  static absl::StatusOr<Table> FromBuffer(Buffer buffer,
+                                          std::optional<GameSpec> expected,
+                                          absl::string_view source);
+  Table(Game game, Buffer buffer, uint64_t reachable, Layout layout)
       : game_(game),
         index_(game_),
         compact_(index_),
-        bytes_(std::move(bytes)),
+        buffer_(std::move(buffer)),
         reachable_(reachable),
         layout_(layout) {}
-  const uint8_t* data() const {
-    return reinterpret_cast<const uint8_t*>(bytes_.data());
-  }
+  const uint8_t* data() const { return buffer_.data(); }
 
   Game game_;
   PositionIndex index_;
   CompactLayout compact_;
-  std::string bytes_;
+  Buffer buffer_;
   uint64_t reachable_;
   Layout layout_;
 };

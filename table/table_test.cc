@@ -59,9 +59,10 @@ TEST_F(TableTest, LayoutIsAsDocumented) {
   EXPECT_EQ(bytes_[15], 0);
   // Index 5's value (1 + 5 % 3 = 3, win) is in bits 2-3 of value byte 1.
   EXPECT_EQ((bytes_[64 + 1] >> 2) & 3, 3);
-  // Remoteness and best move of index 10.
-  EXPECT_EQ(bytes_[64 + 1512 + 10], 10 % 7);
-  EXPECT_EQ(bytes_[64 + 1512 + 6046 + 10], 10 % 9);
+  // Index 10's details: value (1 + 10 % 3 = 2, draw) and remoteness
+  // (10 % 7), then best move (10 % 9).
+  EXPECT_EQ(static_cast<uint8_t>(bytes_[64 + 1512 + 2 * 10]), 2 << 6 | 10 % 7);
+  EXPECT_EQ(bytes_[64 + 1512 + 2 * 10 + 1], 10 % 9);
 }
 
 TEST_F(TableTest, RoundTrip) {

@@ -43,15 +43,7 @@ uint64_t CheckAllAgainstSearch(const Solution& s) {
     if (r.value == Value::kUnreachable) continue;
     const Position p = s.index.At(i);
     const SearchResult live = search(p);
-    int best_cell = kNoMove, best_score = -(1 << 20);
-    for (int cell : game.LegalMoves(p)) {
-      const SearchResult child = search(Game::Play(p, cell));
-      const int score = PolicyScore(Negate(child.value), child.remoteness + 1);
-      if (score > best_score) {
-        best_score = score;
-        best_cell = cell;
-      }
-    }
+    const int best_cell = PolicyMoveBySearch(game, p, search);
     const Record expected{live.value, live.remoteness, best_cell};
     if (!(r == expected)) {
       ADD_FAILURE() << game.Format(p) << ": table " << ValueName(r.value)

@@ -10,10 +10,28 @@
 #include <cstdint>
 
 #include "solver/game.h"
+#include "solver/search.h"
 #include "solver/solver.h"
 #include "table/table.h"
 
 namespace mnk {
+
+// The best move policy applied to live-searched children: best value,
+// fewest plies to a win / most plies to a loss, lowest cell; kNoMove when
+// the game is over. `search(position)` returns a SearchResult.
+template <typename Search>
+int PolicyMoveBySearch(const Game& game, const Position& p, Search&& search) {
+  int best_cell = kNoMove, best_score = -(1 << 20);
+  for (int cell : game.LegalMoves(p)) {
+    const SearchResult child = search(Game::Play(p, cell));
+    const int score = PolicyScore(Negate(child.value), child.remoteness + 1);
+    if (score > best_score) {
+      best_score = score;
+      best_cell = cell;
+    }
+  }
+  return best_cell;
+}
 
 // Positions reachable from the empty board by legal moves, stopping at
 // terminal ones, counted with a hash set.

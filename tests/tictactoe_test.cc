@@ -9,6 +9,7 @@
 #include "solver/game.h"
 #include "solver/search.h"
 #include "table/table.h"
+#include "tests/family_checks.h"
 #include "tests/test_tables.h"
 
 namespace mnk {
@@ -87,7 +88,13 @@ TEST_F(TicTacToeTest, PublishedCounts) {
   EXPECT_EQ(marked, 5478);
 }
 
+// Plain alpha-beta, as a callable for PolicyMoveBySearch.
+SearchResult PlainSearch(const Game& game, const Position& p) {
+  return AlphaBeta(game, p);
+}
+
 TEST_F(TicTacToeTest, EveryPositionMatchesLiveSearch) {
+  auto search = [&](const Position& p) { return PlainSearch(game(), p); };
   int checked = 0;
   for (const Position& p : Enumerate(game())) {
     const std::string text = game().Format(p);
@@ -103,16 +110,7 @@ TEST_F(TicTacToeTest, EveryPositionMatchesLiveSearch) {
         << text;
     // The stored move is the policy's choice among live-searched children:
     // best value, fastest win / slowest loss, lowest cell.
-    int best_cell = kNoMove, best_score = -(1 << 20);
-    for (int cell : game().LegalMoves(p)) {
-      const SearchResult child = AlphaBeta(game(), Game::Play(p, cell));
-      const int score = PolicyScore(Negate(child.value), child.remoteness + 1);
-      if (score > best_score) {
-        best_score = score;
-        best_cell = cell;
-      }
-    }
-    ASSERT_EQ(r->best_move, best_cell) << text;
+    ASSERT_EQ(r->best_move, PolicyMoveBySearch(game(), p, search)) << text;
     ++checked;
   }
   EXPECT_EQ(checked, 5478);
@@ -160,21 +158,13 @@ void PlayAll(const Game& game, const Position& p, int opponent_side,
 }
 
 TEST_F(TicTacToeTest, NeverLoses) {
+  auto search = [&](const Position& p) { return PlainSearch(game(), p); };
   auto from_table = [&](const Position& p) {
     return table_->Probe(p)->best_move;
   };
   // The same policy by live search: the games must be the very same.
   auto from_search = [&](const Position& p) {
-    int best_cell = kNoMove, best_score = -(1 << 20);
-    for (int cell : game().LegalMoves(p)) {
-      const SearchResult child = AlphaBeta(game(), Game::Play(p, cell));
-      const int score = PolicyScore(Negate(child.value), child.remoteness + 1);
-      if (score > best_score) {
-        best_score = score;
-        best_cell = cell;
-      }
-    }
-    return best_cell;
+    return PolicyMoveBySearch(game(), p, search);
   };
   for (int side : {0, 1}) {
     std::vector<int> table_games(3, 0), search_games(3, 0);
