@@ -124,6 +124,30 @@ printf '\x07' | dd of="$TMP/flipped.mnk" bs=1 seek=9000 conv=notrunc 2> /dev/nul
 "$PLAY" --table="$TMP/flipped.mnk" --position=......... 2> "$TMP/err"
 expect_eq "flipped exit" 3 $?
 expect_contains "flipped" "checksum" "$(cat "$TMP/err")"
+cp "$TABLE" "$TMP/version.mnk" && chmod u+w "$TMP/version.mnk"
+printf '\x02' | dd of="$TMP/version.mnk" bs=1 seek=8 conv=notrunc 2> /dev/null
+"$PLAY" --table="$TMP/version.mnk" 2> "$TMP/err" < /dev/null
+expect_eq "version exit" 3 $?
+expect_contains "version" "has format version 2; this program reads version 1" "$(cat "$TMP/err")"
+printf 'GIF89a, not a table at all' > "$TMP/other.mnk"
+"$PLAY" --table="$TMP/other.mnk" 2> "$TMP/err" < /dev/null
+expect_eq "not a table exit" 3 $?
+expect_contains "not a table" "is not a table file" "$(cat "$TMP/err")"
+# A table without read permission. Root reads anything, so as root the
+# check runs a copy of play as nobody, in a folder nobody can enter.
+perm=$(mktemp -d /tmp/mnk-perm.XXXXXX)
+chmod 755 "$perm"
+cp "$TABLE" "$perm/table.mnk" && chmod 000 "$perm/table.mnk"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null; then
+  cp "$PLAY" "$perm/play" && chmod 755 "$perm/play"
+  setpriv --reuid=65534 --regid=65534 --clear-groups \
+    "$perm/play" --table="$perm/table.mnk" 2> "$TMP/err" < /dev/null
+else
+  "$PLAY" --table="$perm/table.mnk" 2> "$TMP/err" < /dev/null
+fi
+expect_eq "unreadable exit" 3 $?
+expect_contains "unreadable" "Permission denied" "$(cat "$TMP/err")"
+rm -rf "$perm"
 "$PLAY" --table="$TABLE" --k=2 2> "$TMP/err" < /dev/null
 expect_eq "other game exit" 3 $?
 expect_contains "other game" "a table for 3,3,3, not for the game asked for, 3,3,2" "$(cat "$TMP/err")"

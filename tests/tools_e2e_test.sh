@@ -50,6 +50,24 @@ expect_eq "verify truncated exit" 3 $?
 expect_contains "verify truncated" "truncated" "$(cat "$TMP/err")"
 "$VERIFY" > /dev/null 2>&1
 expect_eq "verify usage exit" 1 $?
+"$VERIFY" --table="$TMP" > /dev/null 2> "$TMP/err"
+expect_eq "verify directory exit" 3 $?
+expect_contains "verify directory" "is a directory" "$(cat "$TMP/err")"
+: > "$TMP/empty.mnk"
+"$VERIFY" --table="$TMP/empty.mnk" > /dev/null 2> "$TMP/err"
+expect_eq "verify empty exit" 3 $?
+expect_contains "verify empty" "is empty" "$(cat "$TMP/err")"
+for spot in 8 14 9000; do  # the version, the game's k, a record
+  cp "$BUILT" "$TMP/changed.mnk" && chmod u+w "$TMP/changed.mnk"
+  printf '\x02' | dd of="$TMP/changed.mnk" bs=1 seek=$spot conv=notrunc 2> /dev/null
+  "$VERIFY" --table="$TMP/changed.mnk" > /dev/null 2> "$TMP/err"
+  expect_eq "verify changed byte $spot exit" 3 $?
+done
+expect_contains "verify changed record" "checksum" "$(cat "$TMP/err")"
+"$SOLVE" --width=4 --height=4 --k=3 --quiet --out="$TMP/443.mnk" > /dev/null
+"$PLAY" --table="$TMP/443.mnk" --k=4 2> "$TMP/err" < /dev/null
+expect_eq "other game exit" 3 $?
+expect_contains "other game" "is a table for 4,4,3, not for the game asked for, 4,4,4" "$(cat "$TMP/err")"
 
 # --- The compact layout: written on request, read by play and verify.
 out=$("$SOLVE" --width=4 --height=4 --k=4 --gravity --layout=compact --quiet --out="$TMP/compact.mnk")
