@@ -318,7 +318,10 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
                     index.size() * (forward ? 2 : 1));
   // With gravity, mark the reachable indices in a bitmap first.
   std::vector<uint64_t> reached(forward ? (index.size() + 63) / 64 : 0, 0);
-  auto is_reached = [&](uint64_t i) { return reached[i >> 6] >> (i & 63) & 1; };
+  // Words at a layer's edge are shared with the layer being marked.
+  auto is_reached = [&](uint64_t i) {
+    return __atomic_load_n(&reached[i >> 6], __ATOMIC_RELAXED) >> (i & 63) & 1;
+  };
   if (forward) {
     reached[0] = 1;  // the empty board, index 0
     for (int stones = 0; stones < cells; ++stones) {

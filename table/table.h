@@ -129,7 +129,7 @@ class Table {
   }
 
   // The stored record of a valid position of a full table, unchecked: one
-  // index computation and three loads.
+  // index computation and one two-byte load.
   Record Lookup(const Position& p) const { return view().Get(index_.Index(p)); }
 
   // The record of a valid position of this game. kNotFound when the table

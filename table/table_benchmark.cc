@@ -47,7 +47,7 @@ std::vector<Position> ShuffledPositions(const Table& table) {
   return positions;
 }
 
-// One Probe (index, three loads, record checks) of a random reachable
+// One Probe (index, one record access, record checks) of a random reachable
 // position; positions cycle through a shuffled list of all of them.
 void BM_Probe(benchmark::State& state) {
   absl::StatusOr<Table> table = Table::Load(TablePath());
@@ -64,7 +64,7 @@ void BM_Probe(benchmark::State& state) {
 }
 BENCHMARK(BM_Probe);
 
-// The same positions through Lookup: index and three loads, no checks.
+// The same positions through Lookup: index and one record access, no checks.
 void BM_Lookup(benchmark::State& state) {
   absl::StatusOr<Table> table = Table::Load(TablePath());
   if (!table.ok() || table->layout() != Layout::kFull) {
