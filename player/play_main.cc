@@ -35,6 +35,9 @@ ABSL_FLAG(std::optional<int>, height, std::nullopt, "board height");
 ABSL_FLAG(std::optional<int>, k, std::nullopt, "stones in a row that win");
 ABSL_FLAG(bool, gravity, false,
           "a Connect-style game (default: as the table says)");
+ABSL_FLAG(bool, misere, false,
+          "misère: whoever completes k in a row loses (default: as the table "
+          "says)");
 ABSL_FLAG(std::optional<std::string>, position, std::nullopt,
           "answer this position and exit (cells row-major from the top-left, "
           "X O or ., '/' between rows)");
@@ -57,9 +60,11 @@ int Fail(int code, absl::string_view message) {
   return code;
 }
 
-// Whether --gravity / --nogravity was on the command line (a bool flag
-// cannot say so itself, and a table's own setting is the default).
+// Whether --gravity / --nogravity (--misere / --nomisere) was on the command
+// line: a bool flag cannot say so itself, and a table's own setting is the
+// default.
 bool gravity_given = false;
+bool misere_given = false;
 
 int Main(const char* argv0) {
   const std::string first = absl::GetFlag(FLAGS_first);
@@ -83,9 +88,13 @@ int Main(const char* argv0) {
   const std::optional<bool> gravity =
       gravity_given ? std::optional<bool>(absl::GetFlag(FLAGS_gravity))
                     : std::nullopt;
+  const std::optional<bool> misere =
+      misere_given ? std::optional<bool>(absl::GetFlag(FLAGS_misere))
+                   : std::nullopt;
   auto asked = [&](const GameSpec& rest) {
     return GameSpec{width.value_or(rest.width), height.value_or(rest.height),
-                    k.value_or(rest.k), gravity.value_or(rest.gravity)};
+                    k.value_or(rest.k), gravity.value_or(rest.gravity),
+                    misere.value_or(rest.misere)};
   };
   std::string path = absl::GetFlag(FLAGS_table);
   if (path.empty()) {
@@ -104,6 +113,7 @@ int Main(const char* argv0) {
                                "--width=",
                                spec.width, " --height=", spec.height, " --k=",
                                spec.k, spec.gravity ? " --gravity" : "",
+                               spec.misere ? " --misere" : "",
                                " --out=FILE` and pass --table=FILE"));
     }
   }
@@ -149,17 +159,24 @@ int Main(const char* argv0) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "plays or answers positions of an m,n,k game from its table: play "
-      "[--table=FILE] [--first=human|ai] [--mark=X|O] [--position=P [--json]] "
+      "[--table=FILE] [--misere] [--first=human|ai] [--mark=X|O] [--position=P [--json]] "
       "[--batch [--json]]");
   for (int i = 1; i < argc; ++i) {
     const absl::string_view arg = argv[i];
     if (arg == "--") break;
-    for (absl::string_view name :
-         {"--gravity", "-gravity", "--nogravity", "-nogravity"}) {
-      if (arg == name || absl::StartsWith(arg, absl::StrCat(name, "="))) {
-        mnk::gravity_given = true;
+    auto given = [&](absl::string_view flag) {
+      for (absl::string_view dashes : {"--", "-"}) {
+        for (absl::string_view no : {"", "no"}) {
+          const std::string name = absl::StrCat(dashes, no, flag);
+          if (arg == name || absl::StartsWith(arg, absl::StrCat(name, "="))) {
+            return true;
+          }
+        }
       }
-    }
+      return false;
+    };
+    mnk::gravity_given |= given("gravity");
+    mnk::misere_given |= given("misere");
   }
   const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) {

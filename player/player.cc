@@ -10,9 +10,22 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "nlohmann/json.hpp"
 
 namespace mnk {
 namespace {
+
+// Text into JSON: valid UTF-8 stays as it is; invalid bytes become U+FFFD
+// instead of an exception.
+std::string Dump(const nlohmann::ordered_json& j) {
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+         "\n";
+}
+
+nlohmann::ordered_json Remoteness(int remoteness) {
+  return remoteness == kUnknownRemoteness ? nlohmann::ordered_json(nullptr)
+                                          : nlohmann::ordered_json(remoteness);
+}
 
 std::string Remoteness(int remoteness, absl::string_view unknown) {
   return remoteness == kUnknownRemoteness ? std::string(unknown)
@@ -51,7 +64,11 @@ absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
 
 std::string Outcome(Value value, int remoteness) {
   if (remoteness == kUnknownRemoteness) return std::string(ValueName(value));
-  if (remoteness == 0) return value == Value::kLoss ? "lost" : "drawn";
+  if (remoteness == 0) {
+    return value == Value::kLoss  ? "lost"
+           : value == Value::kWin ? "won"
+                                  : "drawn";
+  }
   return absl::StrCat(ValueName(value), " in ", remoteness);
 }
 
@@ -84,33 +101,41 @@ std::string AnalysisText(const Game& game, const Analysis& a) {
   return text;
 }
 
+nlohmann::ordered_json GameJson(const GameSpec& spec) {
+  return {{"width", spec.width},     {"height", spec.height},
+          {"k", spec.k},             {"gravity", spec.gravity},
+          {"misere", spec.misere}};
+}
+
 std::string AnalysisJson(const Game& game, const Analysis& a) {
   const bool gravity = game.spec().gravity;
   const int m = game.width();
-  std::string best =
-      a.record.best_move == kNoMove ? "null" : absl::StrCat(a.record.best_move);
+  const bool over = a.record.best_move == kNoMove;
+  nlohmann::ordered_json j = {
+      {"game", GameJson(game.spec())},
+      {"position", game.Format(a.position)},
+      {"to_move", std::string(1, SideName(a.position))},
+      {"value", std::string(ValueName(a.record.value))},
+      {"remoteness", Remoteness(a.record.remoteness)},
+      {"best_move", over ? nlohmann::ordered_json(nullptr)
+                        : nlohmann::ordered_json(a.record.best_move)},
+  };
   if (gravity) {
-    absl::StrAppend(&best, ",\"best_column\":",
-                    a.record.best_move == kNoMove
-                        ? "null"
-                        : absl::StrCat(a.record.best_move % m));
+    j["best_column"] =
+        over ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(a.record.best_move % m);
   }
-  std::vector<std::string> moves;
+  nlohmann::ordered_json moves = nlohmann::ordered_json::array();
   for (const MoveEval& e : a.moves) {
-    moves.push_back(absl::StrCat(
-        "{\"move\":", e.cell,
-        gravity ? absl::StrCat(",\"column\":", e.cell % m) : "",
-        ",\"value\":\"", ValueName(e.value),
-        "\",\"remoteness\":", Remoteness(e.remoteness, "null"), "}"));
+    nlohmann::ordered_json move = {{"move", e.cell}};
+    if (gravity) move["column"] = e.cell % m;
+    move["value"] = std::string(ValueName(e.value));
+    move["remoteness"] = Remoteness(e.remoteness);
+    moves.push_back(std::move(move));
   }
-  return absl::StrCat(
-      "{\"position\":\"", game.Format(a.position), "\",\"to_move\":\"",
-      std::string(1, SideName(a.position)), "\",\"value\":\"",
-      ValueName(a.record.value),
-      "\",\"remoteness\":", Remoteness(a.record.remoteness, "null"),
-      ",\"best_move\":", best, ",\"moves\":[", absl::StrJoin(moves, ","),
-      "]}\n");
+  j["moves"] = std::move(moves);
+  return Dump(j);
 }
+
 
 std::string AnalysisLine(const Game& game, const Analysis& a) {
   std::vector<std::string> moves;
@@ -127,22 +152,6 @@ std::string AnalysisLine(const Game& game, const Analysis& a) {
       " moves=", moves.empty() ? "none" : absl::StrJoin(moves, ","), "\n");
 }
 
-std::string JsonQuote(absl::string_view text) {
-  std::string out = "\"";
-  for (size_t i = 0; i < text.size(); ++i) {
-    const unsigned char c = text[i];
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c < 0x20 || c >= 0x7f) {
-      absl::StrAppendFormat(&out, "\\u%04x", c);
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 std::string AnswerLine(const Table& table, absl::string_view line, bool json,
                        bool too_long) {
   auto error = [&](absl::string_view message) {
@@ -150,8 +159,7 @@ std::string AnswerLine(const Table& table, absl::string_view line, bool json,
     const std::string input = line.size() > kEcho
                                   ? absl::StrCat(line.substr(0, kEcho), "...")
                                   : std::string(line);
-    return json ? absl::StrCat("{\"input\":", JsonQuote(input),
-                               ",\"error\":", JsonQuote(message), "}\n")
+    return json ? Dump({{"input", input}, {"error", std::string(message)}})
                 : absl::StrCat("error: ", message, "\n");
   };
   if (too_long) {
@@ -227,107 +235,166 @@ std::string DrawBoard(const Game& game, const Position& p,
   return text;
 }
 
-int PlayGame(const Table& table, const GameOptions& options, std::istream& in,
-             std::ostream& out) {
-  const Game& game = table.game();
-  const bool gravity = game.spec().gravity;
-  const char human = options.human_mark;
-  const char ai = human == 'O' ? 'X' : 'O';
-  // marks[0] draws the first player's stones.
-  const char marks[2] = {options.human_first ? human : ai,
-                         options.human_first ? ai : human};
-  const int human_side = options.human_first ? 0 : 1;
-  const std::string unit = gravity ? "column" : "cell";
-  const int last_choice = gravity ? game.width() - 1 : game.cells() - 1;
-  auto choice = [&](int cell) { return gravity ? cell % game.width() : cell; };
+namespace {
 
-  out << game.spec().Name() << " against the perfect player: " << game.spec().k
-      << " in a row wins. You play " << human << " and move "
-      << (options.human_first ? "first" : "second") << ".\n"
-      << "Type a " << unit << " number (0-" << last_choice
-      << "), or hint, eval, help, quit.\n\n";
-  Position p;
-  std::string line;
-  bool too_long = false;
-  bool drawn = false;  // the board is on screen since the last move
-  while (!game.IsTerminal(p)) {
-    absl::StatusOr<Analysis> a = Analyze(table, p);
-    if (!a.ok()) {
-      out << "The table cannot answer this position: " << a.status().message()
-          << "\n";
-      return 0;
+// One interactive game: the person's and the table's turns, and the
+// commands, each in its own method.
+class Session {
+ public:
+  Session(const Table& table, const GameOptions& options, std::istream& in,
+          std::ostream& out)
+      : table_(table),
+        game_(table.game()),
+        gravity_(game_.spec().gravity),
+        human_(options.human_mark),
+        human_side_(options.human_first ? 0 : 1),
+        unit_(gravity_ ? "column" : "cell"),
+        last_choice_(gravity_ ? game_.width() - 1 : game_.cells() - 1),
+        in_(in),
+        out_(out) {
+    const char ai = human_ == 'O' ? 'X' : 'O';
+    marks_[0] = options.human_first ? human_ : ai;  // the first player's
+    marks_[1] = options.human_first ? ai : human_;
+  }
+
+  int Run() {
+    Introduce();
+    while (!game_.IsTerminal(p_)) {
+      absl::StatusOr<Analysis> a = Analyze(table_, p_);
+      if (!a.ok()) {
+        out_ << "The table cannot answer this position: "
+             << a.status().message() << "\n";
+        return 0;
+      }
+      if (p_.side_to_move() != human_side_) {
+        out_ << "I play " << unit_ << " " << Choice(a->record.best_move)
+             << ".\n";
+        Move(a->record.best_move);
+      } else if (!HumanTurn(*a)) {
+        return 0;
+      }
     }
-    if (p.side_to_move() != human_side) {
-      out << "I play " << unit << " " << choice(a->record.best_move) << ".\n";
-      p = Game::Play(p, a->record.best_move);
-      drawn = false;
-      continue;
-    }
-    if (!drawn) out << DrawBoard(game, p, marks) << "\n";
-    drawn = true;
-    out << "Your move: " << std::flush;
-    if (!ReadLine(in, &line, &too_long)) {
-      out << "\nEnd of input: game abandoned.\n";
-      return 0;
+    out_ << DrawBoard(game_, p_, marks_) << "\n" << Result() << "\n";
+    return 0;
+  }
+
+ private:
+  int Choice(int cell) const { return gravity_ ? cell % game_.width() : cell; }
+
+  void Move(int cell) {
+    p_ = Game::Play(p_, cell);
+    drawn_ = false;
+  }
+
+  std::string Rule() const {
+    return absl::StrCat(game_.spec().k, " in a row ",
+                        game_.spec().misere ? "loses" : "wins");
+  }
+
+  void Introduce() {
+    out_ << game_.spec().Name() << " against the perfect player: " << Rule()
+         << ". You play " << human_ << " and move "
+         << (human_side_ == 0 ? "first" : "second") << ".\n"
+         << "Type a " << unit_ << " number (0-" << last_choice_
+         << "), or hint, eval, help, quit.\n\n";
+  }
+
+  // Reads and carries out one line; false when the game is abandoned.
+  bool HumanTurn(const Analysis& a) {
+    if (!drawn_) out_ << DrawBoard(game_, p_, marks_) << "\n";
+    drawn_ = true;
+    out_ << "Your move: " << std::flush;
+    std::string line;
+    bool too_long = false;
+    if (!ReadLine(in_, &line, &too_long)) {
+      out_ << "\nEnd of input: game abandoned.\n";
+      return false;
     }
     const std::string word =
         absl::AsciiStrToLower(absl::StripAsciiWhitespace(line));
     if (too_long) {
-      out << "That line is too long. Type a " << unit << " number.\n";
+      out_ << "That line is too long. Type a " << unit_ << " number.\n";
     } else if (word == "quit" || word == "q" || word == "exit") {
-      out << "Game abandoned.\n";
-      return 0;
+      out_ << "Game abandoned.\n";
+      return false;
     } else if (word == "help" || word == "?") {
-      out << "Type a " << unit << " number (0-" << last_choice
-          << ") to play there; hint shows the best move; eval shows every "
-             "move's value and remoteness (plies to the end with perfect "
-             "play); quit ends the game.\n";
+      out_ << "This is " << game_.spec().Name() << ": " << Rule()
+           << ". Type a " << unit_ << " number (0-" << last_choice_
+           << ") to play there; hint shows the best move; eval shows every "
+              "move's value and remoteness (plies to the end with perfect "
+              "play); quit ends the game.\n";
     } else if (word == "hint") {
-      out << "Best move: " << unit << " " << choice(a->record.best_move) << " ("
-          << Outcome(a->record.value, a->record.remoteness) << ").\n";
+      out_ << "Best move: " << unit_ << " " << Choice(a.record.best_move)
+           << " (" << Outcome(a.record.value, a.record.remoteness) << ").\n";
     } else if (word == "eval") {
-      for (const MoveEval& e : a->moves) {
-        out << "  " << unit << " " << choice(e.cell) << ": "
-            << Outcome(e.value, e.remoteness)
-            << (e.cell == a->record.best_move ? "  <- best" : "") << "\n";
+      for (const MoveEval& e : a.moves) {
+        out_ << "  " << unit_ << " " << Choice(e.cell) << ": "
+             << Outcome(e.value, e.remoteness)
+             << (e.cell == a.record.best_move ? "  <- best" : "") << "\n";
       }
     } else {
-      int number;
-      if (word.empty() || !absl::SimpleAtoi(word, &number)) {
-        out << "'" << absl::CHexEscape(line.substr(0, 64)) << "' is not a "
-            << unit << " number or a command. Type help for help.\n";
-        continue;
-      }
-      if (number < 0 || number > last_choice) {
-        out << unit << " " << number << " is off the board: expected 0 to "
-            << last_choice << ".\n";
-        continue;
-      }
-      int cell = number;
-      if (gravity) {
-        absl::StatusOr<int> drop = game.DropCell(p, number);
-        if (!drop.ok()) {
-          out << drop.status().message() << ". Choose another column.\n";
-          continue;
-        }
-        cell = *drop;
-      } else if (FindMove(*a, cell) == nullptr) {
-        out << "Cell " << cell << " is taken. Choose an empty cell.\n";
-        continue;
-      }
-      p = Game::Play(p, cell);
-      drawn = false;
+      TryMove(a, word, line);
     }
+    return true;
   }
-  out << DrawBoard(game, p, marks) << "\n";
-  if (!game.HasLine(p.last_mover())) {
-    out << "Draw.\n";
-  } else if (p.side_to_move() == human_side) {
-    out << "I win.\n";
-  } else {
-    out << "You win.\n";
+
+  // A typed number: the move, or a message saying why it cannot be played.
+  void TryMove(const Analysis& a, const std::string& word,
+               const std::string& line) {
+    int number;
+    if (word.empty() || !absl::SimpleAtoi(word, &number)) {
+      out_ << "'" << absl::CHexEscape(line.substr(0, 64)) << "' is not a "
+           << unit_ << " number or a command. Type help for help.\n";
+      return;
+    }
+    if (number < 0 || number > last_choice_) {
+      out_ << unit_ << " " << number << " is off the board: expected 0 to "
+           << last_choice_ << ".\n";
+      return;
+    }
+    int cell = number;
+    if (gravity_) {
+      absl::StatusOr<int> drop = game_.DropCell(p_, number);
+      if (!drop.ok()) {
+        out_ << drop.status().message() << ". Choose another column.\n";
+        return;
+      }
+      cell = *drop;
+    } else if (FindMove(a, cell) == nullptr) {
+      out_ << "Cell " << cell << " is taken. Choose an empty cell.\n";
+      return;
+    }
+    Move(cell);
   }
-  return 0;
+
+  // "Draw.", "I win." or "You win.", from the rules' verdict on the side
+  // to move.
+  std::string Result() const {
+    const Value end = *game_.Primitive(p_);
+    if (end == Value::kDraw) return "Draw.";
+    const bool human_won = (end == Value::kWin) == (p_.side_to_move() == human_side_);
+    return human_won ? "You win." : "I win.";
+  }
+
+  const Table& table_;
+  const Game& game_;
+  const bool gravity_;
+  const char human_;
+  const int human_side_;
+  const std::string unit_;
+  const int last_choice_;
+  std::istream& in_;
+  std::ostream& out_;
+  char marks_[2];
+  Position p_;
+  bool drawn_ = false;  // the board is on screen since the last move
+};
+
+}  // namespace
+
+int PlayGame(const Table& table, const GameOptions& options, std::istream& in,
+             std::ostream& out) {
+  return Session(table, options, in, out).Run();
 }
 
 }  // namespace mnk

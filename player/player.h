@@ -16,8 +16,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "solver/game.h"
-#include "solver/record.h"
+#include "nlohmann/json.hpp"
+#include "solver/game/game.h"
+#include "table/record.h"
 #include "table/table.h"
 
 namespace mnk {
@@ -41,16 +42,21 @@ struct Analysis {
 // Probes the position and each of its children: 1 + (legal moves) lookups.
 absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p);
 
-// "win in 3", "draw in 5", "loss in 2", "lost" (remoteness 0 loss), "drawn"
-// (full board).
+// "win in 3", "draw in 5", "loss in 2"; once the game is over "lost", "won"
+// (misère: the opponent made the line) or "drawn".
 std::string Outcome(Value value, int remoteness);
 
 // Multi-line report for --position.
 std::string AnalysisText(const Game& game, const Analysis& a);
-// One JSON object and a newline:
-// {"position","to_move","value","remoteness","best_move","moves":[{"move",
-// "value","remoteness"}]}; with gravity also "best_column" and "column".
+// One JSON object (nlohmann-json) and a newline:
+// {"game":{"width","height","k","gravity","misere"},"position","to_move",
+// "value","remoteness","best_move","moves":[{"move","value","remoteness"}]};
+// with gravity also "best_column" and "column". Remoteness is null from a
+// compact table.
 std::string AnalysisJson(const Game& game, const Analysis& a);
+// {"width","height","k","gravity","misere"}: the game object of the JSON
+// answers.
+nlohmann::ordered_json GameJson(const GameSpec& spec);
 // One line: position=... to_move=X value=win remoteness=1 best_move=4
 // moves=1:loss:2,4:win:1,8:loss:2
 std::string AnalysisLine(const Game& game, const Analysis& a);
@@ -66,10 +72,6 @@ std::string AnswerLine(const Table& table, absl::string_view line, bool json,
 // consumed to its end and reported through *too_long. False at end of input
 // with nothing read.
 bool ReadLine(std::istream& in, std::string* line, bool* too_long);
-
-// A JSON string literal for any bytes (invalid UTF-8 and control bytes
-// escaped as \u00XX).
-std::string JsonQuote(absl::string_view text);
 
 // The board as text. Without gravity empty cells show their number; with
 // gravity they show '.', with column numbers underneath. `marks` gives the

@@ -17,14 +17,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "solver/game.h"
-#include "solver/solver.h"
+#include "nlohmann/json.hpp"
+#include "solver/game/game.h"
+#include "solver/retrograde/solver.h"
 #include "table/table.h"
 
 ABSL_FLAG(int, width, 3, "board width m (columns)");
 ABSL_FLAG(int, height, 3, "board height n (rows)");
 ABSL_FLAG(int, k, 3, "stones in a row that win");
 ABSL_FLAG(bool, gravity, false, "stones drop to the lowest empty cell");
+ABSL_FLAG(bool, misere, false, "misère: whoever completes k in a row loses");
 ABSL_FLAG(std::string, out, "", "write the table to this file");
 ABSL_FLAG(bool, json, false, "print the summary as one JSON object");
 ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
@@ -41,13 +43,14 @@ std::string Summary(const Solution& s, uint64_t table_bytes,
                     const std::string& out) {
   const SolveStats& st = s.stats;
   std::string text = absl::StrFormat(
-      "game        %s (%dx%d, %d in a row%s)\n"
+      "game        %s (%dx%d, %d in a row %s%s)\n"
       "start       %s for X, the first player, in %d plies\n"
       "reachable   %d positions, %d terminal (%d won by X, %d won by O, %d "
       "drawn)\n"
       "by ply      %s\n"
       "by value    %d wins, %d draws, %d losses for the side to move\n",
       s.game.spec().Name(), s.game.width(), s.game.height(), s.game.spec().k,
+      s.game.spec().misere ? "loses" : "wins",
       s.game.spec().gravity ? ", gravity" : "", ValueName(st.start_value),
       st.start_remoteness, st.reachable, st.terminal, st.x_wins, st.o_wins,
       st.full_draws, absl::StrJoin(st.per_ply, " "), st.wins, st.draws,
@@ -65,23 +68,33 @@ std::string Summary(const Solution& s, uint64_t table_bytes,
 std::string Json(const Solution& s, uint64_t table_bytes) {
   const SolveStats& st = s.stats;
   const GameSpec& spec = s.game.spec();
-  return absl::StrFormat(
-      "{\"game\":{\"width\":%d,\"height\":%d,\"k\":%d,\"gravity\":%s},"
-      "\"start_value\":\"%s\",\"start_remoteness\":%d,\"reachable\":%d,"
-      "\"terminal\":%d,\"terminal_by_outcome\":{\"x_wins\":%d,\"o_wins\":%d,"
-      "\"draws\":%d},\"by_ply\":[%s],\"by_value\":{\"win\":%d,\"draw\":%d,"
-      "\"loss\":%d},\"indices\":%d,\"layout\":\"%s\",\"table_bytes\":%d,"
-      "\"seconds\":%.6f}\n",
-      spec.width, spec.height, spec.k, spec.gravity ? "true" : "false",
-      ValueName(st.start_value), st.start_remoteness, st.reachable, st.terminal,
-      st.x_wins, st.o_wins, st.full_draws, absl::StrJoin(st.per_ply, ","),
-      st.wins, st.draws, st.losses, s.index.size(),
-      s.records.size() > 0 ? "full" : "compact", table_bytes, st.seconds);
+  const nlohmann::ordered_json j = {
+      {"game",
+       {{"width", spec.width},
+        {"height", spec.height},
+        {"k", spec.k},
+        {"gravity", spec.gravity},
+        {"misere", spec.misere}}},
+      {"start_value", std::string(ValueName(st.start_value))},
+      {"start_remoteness", st.start_remoteness},
+      {"reachable", st.reachable},
+      {"terminal", st.terminal},
+      {"terminal_by_outcome",
+       {{"x_wins", st.x_wins}, {"o_wins", st.o_wins}, {"draws", st.full_draws}}},
+      {"by_ply", st.per_ply},
+      {"by_value", {{"win", st.wins}, {"draw", st.draws}, {"loss", st.losses}}},
+      {"indices", s.index.size()},
+      {"layout", s.records.size() > 0 ? "full" : "compact"},
+      {"table_bytes", table_bytes},
+      {"seconds", st.seconds},
+  };
+  return j.dump() + "\n";
 }
 
 int Main() {
   const GameSpec spec{absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
-                      absl::GetFlag(FLAGS_k), absl::GetFlag(FLAGS_gravity)};
+                      absl::GetFlag(FLAGS_k), absl::GetFlag(FLAGS_gravity),
+                      absl::GetFlag(FLAGS_misere)};
   absl::StatusOr<Game> game = Game::Create(spec);
   if (!game.ok()) {
     std::fprintf(stderr, "solve: %s\n", game.status().ToString().c_str());
@@ -137,7 +150,7 @@ int Main() {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "solves an m,n,k game completely: solve --width=3 --height=3 --k=3 "
-      "[--gravity] [--out=FILE] [--json] [--quiet]");
+      "[--gravity] [--misere] [--out=FILE] [--json] [--quiet]");
   const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) {
     std::fprintf(stderr, "solve: unexpected argument '%s'; see --help\n",

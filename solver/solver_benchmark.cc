@@ -3,9 +3,9 @@
 //   bazel run -c opt //solver:solver_benchmark -- --benchmark_repetitions=9 \
 //       --benchmark_report_aggregates_only
 #include "benchmark/benchmark.h"
-#include "solver/game.h"
-#include "solver/search.h"
-#include "solver/solver.h"
+#include "solver/game/game.h"
+#include "solver/search/search.h"
+#include "solver/retrograde/solver.h"
 
 namespace mnk {
 namespace {

@@ -15,6 +15,8 @@
 #include <new>
 #include <vector>
 
+#include "absl/numeric/bits.h"
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -24,6 +26,12 @@ namespace {
 
 constexpr char kMagic[8] = {'M', 'N', 'K', 'T', 'A', 'B', 'L', 'E'};
 constexpr uint8_t kIndexingScheme = 1;
+constexpr uint8_t kFlagGravity = 1;
+constexpr uint8_t kFlagMisere = 2;
+// The header drawn in table.h: its last field, the reserved word at byte 56,
+// ends it.
+static_assert(kTableHeaderSize == 64, "the header is 64 bytes");
+static_assert(56 + 8 == kTableHeaderSize, "the last header field ends it");
 
 void PutLe(uint8_t* out, uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) out[i] = static_cast<uint8_t>(value >> 8 * i);
@@ -53,7 +61,7 @@ void EmitTable(const GameSpec& spec, Layout layout, uint64_t entries,
   header[12] = static_cast<uint8_t>(spec.width);
   header[13] = static_cast<uint8_t>(spec.height);
   header[14] = static_cast<uint8_t>(spec.k);
-  header[15] = spec.gravity ? 1 : 0;
+  header[15] = (spec.gravity ? kFlagGravity : 0) | (spec.misere ? kFlagMisere : 0);
   header[16] = kIndexingScheme;
   header[17] = static_cast<uint8_t>(layout);
   PutLe(header + 20, kTableHeaderSize, 4);
@@ -124,12 +132,18 @@ absl::Status Write(const std::string& path, const GameSpec& spec, Layout layout,
                    uint64_t entries, uint64_t reachable,
                    const std::vector<Section>& sections) {
   std::string temp = path + ".tmp-XXXXXX";
-  const int fd = mkstemp(temp.data());
+  int fd = mkstemp(temp.data());
   if (fd < 0) {
     return ErrnoStatus(errno,
                        absl::StrCat("cannot create a file beside ", path));
   }
   int error = 0;
+  // Whatever happens below, the descriptor is closed and, unless it was
+  // renamed into place, the temporary file removed.
+  absl::Cleanup cleanup = [&] {
+    if (fd >= 0) close(fd);
+    if (error != 0) unlink(temp.c_str());
+  };
   EmitTable(spec, layout, entries, reachable, sections,
             [&](const void* data, size_t size) {
               const char* p = static_cast<const char*>(data);
@@ -146,11 +160,9 @@ absl::Status Write(const std::string& path, const GameSpec& spec, Layout layout,
   if (error == 0 && fchmod(fd, 0644) != 0) error = errno;
   if (error == 0 && fsync(fd) != 0) error = errno;
   if (close(fd) != 0 && error == 0) error = errno;
+  fd = -1;
   if (error == 0 && rename(temp.c_str(), path.c_str()) != 0) error = errno;
-  if (error != 0) {
-    unlink(temp.c_str());
-    return ErrnoStatus(error, absl::StrCat("cannot write ", path));
-  }
+  if (error != 0) return ErrnoStatus(error, absl::StrCat("cannot write ", path));
   return absl::OkStatus();
 }
 
@@ -188,14 +200,12 @@ absl::StatusOr<Table> Table::Load(const std::string& path,
                                   std::optional<GameSpec> expected) {
   const int fd = open(path.c_str(), O_RDONLY);
   if (fd < 0) return ErrnoStatus(errno, absl::StrCat("cannot open ", path));
+  absl::Cleanup closer = [fd] { close(fd); };
   struct stat st;
   if (fstat(fd, &st) != 0) {
-    const int error = errno;
-    close(fd);
-    return ErrnoStatus(error, absl::StrCat("cannot stat ", path));
+    return ErrnoStatus(errno, absl::StrCat("cannot stat ", path));
   }
   if (S_ISDIR(st.st_mode)) {
-    close(fd);
     return absl::FailedPreconditionError(
         absl::StrCat(path, " is a directory, not a table file"));
   }
@@ -205,15 +215,10 @@ absl::StatusOr<Table> Table::Load(const std::string& path,
     const ssize_t n = read(fd, buffer.data() + done,
                            std::min<uint64_t>(buffer.size() - done, 1 << 30));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
-      close(fd);
-      return ErrnoStatus(error, absl::StrCat("cannot read ", path));
-    }
+    if (n < 0) return ErrnoStatus(errno, absl::StrCat("cannot read ", path));
     if (n == 0) break;
     done += n;
   }
-  close(fd);
   buffer.Shrink(done);
   return FromBuffer(std::move(buffer), expected, path);
 }
@@ -268,16 +273,17 @@ absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
   spec.width = data[12];
   spec.height = data[13];
   spec.k = data[14];
-  spec.gravity = data[15] & 1;
+  spec.gravity = (data[15] & kFlagGravity) != 0;
+  spec.misere = (data[15] & kFlagMisere) != 0;
   absl::StatusOr<Game> game = Game::Create(spec);
   const Layout layout = static_cast<Layout>(data[17]);
-  if (!game.ok() || data[15] > 1 || data[16] != kIndexingScheme ||
+  if (!game.ok() || (data[15] & ~(kFlagGravity | kFlagMisere)) != 0 || data[16] != kIndexingScheme ||
       (layout != Layout::kFull && layout != Layout::kCompact) ||
       GetLe(data + 18, 2) != 0 || GetLe(data + 20, 4) != kTableHeaderSize) {
     return absl::DataLossError(absl::StrFormat(
         "%s has a corrupt header: game %dx%d k=%d flags %d, indexing %d, "
-        "layout %d, header size %d; expected a valid game, indexing %d, "
-        "layout 1 or 2, header size %d",
+        "layout %d, header size %d; expected a valid game, flags 0 to 3, "
+        "indexing %d, layout 1 or 2, header size %d",
         source, data[12], data[13], data[14], data[15], data[16], data[17],
         GetLe(data + 20, 4), kIndexingScheme, kTableHeaderSize));
   }
@@ -337,14 +343,13 @@ RecordView Table::view() const {
 }
 
 Value Table::ValueOf(const Position& p) const {
-  if (game_.HasLine(p.last_mover())) return Value::kLoss;
-  if (p.occupied() == game_.full_mask()) return Value::kDraw;
+  if (const std::optional<Value> end = game_.Primitive(p)) return *end;
   if (layout_ == Layout::kFull) return view().GetValue(index_.Index(p));
   if (p.stones() % 2 == 0) return CompactValue(index_.Index(p), p.stones());
   // Odd layers are not stored: the best of the children, which are.
   Value best = Value::kUnreachable;
   for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {
-    best = std::max(best, Negate(ValueOf(Game::Play(p, __builtin_ctz(s)))));
+    best = std::max(best, Negate(ValueOf(Game::Play(p, absl::countr_zero(s)))));
   }
   return best;
 }
@@ -353,7 +358,7 @@ absl::StatusOr<Record> Table::Probe(const Position& p) const {
   if (layout_ == Layout::kCompact) {
     Record r{ValueOf(p), kUnknownRemoteness, kNoMove};
     for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {
-      const int cell = __builtin_ctz(s);
+      const int cell = absl::countr_zero(s);
       if (Negate(ValueOf(Game::Play(p, cell))) == r.value) {
         r.best_move = cell;
         break;

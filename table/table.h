@@ -16,9 +16,9 @@
 //   12      1     width m
 //   13      1     height n
 //   14      1     k
-//   15      1     flags: bit 0 = gravity; other bits 0
+//   15      1     flags: bit 0 = gravity, bit 1 = misère; other bits 0
 //   16      1     indexing scheme: 1 = layered shape/pattern ranks
-//                 (solver/index.h)
+//                 (solver/index/index.h)
 //   17      1     record layout: 1 = the two sections below (2: compact)
 //   18      2     reserved, 0
 //   20      4     header size: 64
@@ -27,12 +27,9 @@
 //   40      8     offset of the value section: 64
 //   48      8     offset of the details section: 64 + V
 //   56      8     0 (reserved)
-//   64      V     values, V = ceil(E / 4): 2 bits an index, index i in bits
-//                 2*(i%4)+1..2*(i%4) of byte i/4; 0 = not reachable, 1 = loss,
-//                 2 = draw, 3 = win for the side to move
-//   64+V    2E    details, two bytes an index, so that one memory access
-//                 gives a whole record: byte 2i = value << 6 | remoteness,
-//                 byte 2i+1 = best move (a cell, or 0xff for none)
+//   64      V     values, V = ceil(E / 4): 2 bits an index
+//   64+V    2E    details, two bytes an index (value, remoteness, best move)
+//                 (both sections are drawn bit by bit in table/record.h)
 //   64+V+2E 4     CRC-32 (zlib's crc32) of every byte before it
 //
 // Size: 68 + V + 2E bytes, 2.25 bytes an index. Tic-tac-toe: E = 6046,
@@ -41,7 +38,7 @@
 // Layout 2 (compact, for boards whose full records do not fit): the same
 // header with byte 17 = 2, offsets 48 and 56 = 0, then
 //   64      C     the values of the even layers in base 3, five a byte
-//                 (CompactLayout in solver/record.h), C = ceil(E_even / 5)
+//                 (CompactLayout in table/record.h), C = ceil(E_even / 5)
 //   64+C    4     CRC-32 of every byte before it
 // Size: 68 + C bytes, 1.6 bits an even-layer index. Probes derive odd
 // layers' values from their children and best moves from the values
@@ -60,9 +57,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "solver/game.h"
-#include "solver/index.h"
-#include "solver/record.h"
+#include "solver/game/game.h"
+#include "solver/index/index.h"
+#include "table/record.h"
 
 namespace mnk {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "solver/game.h"
+#include "solver/game/game.h"
 #include "table/table.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

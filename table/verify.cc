@@ -1,33 +1,17 @@
 #include "table/verify.h"
 
 #include <algorithm>
-#include <atomic>
 #include <mutex>
-#include <thread>
+#include <optional>
 
+#include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
+#include "solver/parallel/parallel.h"
 
 namespace mnk {
 namespace {
 
 constexpr uint64_t kChunk = 1 << 16;
-
-// Runs work(begin, end) over [first, last) in chunks on `threads` threads.
-template <typename Work>
-void Parallel(uint64_t first, uint64_t last, int threads, Work&& work) {
-  std::atomic<uint64_t> next{first};
-  auto run = [&] {
-    for (;;) {
-      const uint64_t begin = next.fetch_add(kChunk);
-      if (begin >= last) break;
-      work(begin, std::min(last, begin + kChunk));
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(run);
-  run();
-  for (std::thread& thread : pool) thread.join();
-}
 
 // One bit an index: the positions reachable from the empty board by the
 // rules, found layer by layer.
@@ -36,15 +20,16 @@ std::vector<uint64_t> MarkReachable(const Game& game,
   std::vector<uint64_t> reached((index.size() + 63) / 64, 0);
   reached[0] = 1;  // the empty board
   for (int stones = 0; stones < game.cells(); ++stones) {
-    Parallel(index.layer_offset(stones), index.layer_offset(stones + 1),
-             threads, [&](uint64_t begin, uint64_t end) {
-               for (uint64_t i = begin; i < end; ++i) {
+    const uint64_t first = index.layer_offset(stones);
+    ParallelChunks(index.layer_size(stones), kChunk, threads,
+             [&](uint64_t begin, uint64_t end, int) {
+               for (uint64_t i = first + begin; i < first + end; ++i) {
                  if ((reached[i >> 6] >> (i & 63) & 1) == 0) continue;
                  const Position p = index.At(i);
                  if (game.IsTerminal(p)) continue;
                  for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
                    const uint64_t c =
-                       index.Index(Game::Play(p, __builtin_ctz(s)));
+                       index.Index(Game::Play(p, absl::countr_zero(s)));
                    __atomic_fetch_or(&reached[c >> 6], uint64_t{1} << (c & 63),
                                      __ATOMIC_RELAXED);
                  }
@@ -65,23 +50,22 @@ Expected Derive(const Table& table, const Position& p) {
   const Game& game = table.game();
   const bool full = table.layout() == Layout::kFull;
   const int none = full ? 0 : kUnknownRemoteness;
-  if (game.HasLine(p.last_mover())) return {{Value::kLoss, none, kNoMove}, ""};
-  if (p.occupied() == game.full_mask()) {
-    return {{Value::kDraw, none, kNoMove}, ""};
+  if (const std::optional<Value> end = game.Primitive(p)) {
+    return {{*end, none, kNoMove}, ""};
   }
   if (!full) {
     // Values only: the best of the children's derived values.
     Value best = Value::kUnreachable;
     for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
       best = std::max(best,
-                      Negate(table.ValueOf(Game::Play(p, __builtin_ctz(s)))));
+                      Negate(table.ValueOf(Game::Play(p, absl::countr_zero(s)))));
     }
     return {{best, kUnknownRemoteness, kNoMove}, ""};
   }
   int best = -(1 << 20);
   Record expected;
   for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
-    const int cell = __builtin_ctz(s);
+    const int cell = absl::countr_zero(s);
     const Record child =
         table.view().Get(table.index().Index(Game::Play(p, cell)));
     if (child.value == Value::kUnreachable) {
@@ -118,15 +102,16 @@ VerifyReport VerifyRecords(const Table& table, int threads,
   // Without gravity the rules decide reachability locally; with gravity it
   // takes a forward pass.
   const std::vector<uint64_t> reached =
-      game.spec().gravity ? MarkReachable(game, index, threads)
-                          : std::vector<uint64_t>();
+      game.reachability_is_local() ? std::vector<uint64_t>()
+                                   : MarkReachable(game, index, threads);
   auto reachable = [&](uint64_t i, const Position& p) {
-    return reached.empty() ? game.Validate(p).ok()
+    return reached.empty() ? game.IsLegal(p)
                            : (reached[i >> 6] >> (i & 63) & 1) != 0;
   };
   std::mutex mu;
   VerifyReport total;
-  Parallel(0, index.size(), threads, [&](uint64_t begin, uint64_t end) {
+  ParallelChunks(index.size(), kChunk, threads,
+                 [&](uint64_t begin, uint64_t end, int) {
     VerifyReport mine;
     std::vector<std::string> errors;
     for (uint64_t i = begin; i < end; ++i) {

@@ -6,7 +6,6 @@
 // Exit status: 0 every record checks out; 1 bad command line; 3 the table is
 // missing, unreadable or corrupt (checksum, size, header); 5 records
 // disagree with their children or the rules.
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -17,6 +16,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_format.h"
+#include "solver/parallel/parallel.h"
 #include "table/table.h"
 #include "table/verify.h"
 
@@ -48,25 +48,15 @@ int main(int argc, char** argv) {
   const int threads = absl::GetFlag(FLAGS_threads) > 0
                           ? absl::GetFlag(FLAGS_threads)
                           : std::max(1u, std::thread::hardware_concurrency());
-  const uint64_t total = table->index().size();
-  std::atomic<uint64_t> done{0};
-  std::atomic<bool> finished{false};
-  std::thread reporter;
-  if (!absl::GetFlag(FLAGS_quiet)) {
-    reporter = std::thread([&] {
-      while (!finished.load()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(250));
-        std::fprintf(stderr, "\rverify: %.1f%% of %llu entries   ",
-                     100.0 * done.load() / total,
-                     static_cast<unsigned long long>(total));
-      }
-      std::fprintf(stderr, "\n");
-    });
+  mnk::VerifyReport report;
+  {
+    mnk::Progress progress(!absl::GetFlag(FLAGS_quiet),
+                           "verify " + table->game().spec().Name(),
+                           table->index().size(), "entries");
+    progress.SetPhase("checking");
+    report = mnk::VerifyRecords(*table, threads,
+                                [&](uint64_t n) { progress.Add(n); });
   }
-  const mnk::VerifyReport report = mnk::VerifyRecords(
-      *table, threads, [&](uint64_t n) { done.fetch_add(n); });
-  finished.store(true);
-  if (reporter.joinable()) reporter.join();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "player/player.h"
-#include "solver/solver.h"
+#include "solver/retrograde/solver.h"
 #include "table/table.h"
 
 namespace {

@@ -4,8 +4,9 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/numeric/bits.h"
 #include "gtest/gtest.h"
-#include "solver/search.h"
+#include "solver/search/search.h"
 
 namespace mnk {
 namespace {
@@ -22,7 +23,7 @@ uint64_t EnumerateReachable(const Game& game) {
     const Position p = stack.back();
     stack.pop_back();
     for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
-      const Position child = Game::Play(p, __builtin_ctz(s));
+      const Position child = Game::Play(p, absl::countr_zero(s));
       if (seen.insert(child).second) stack.push_back(child);
     }
   }

@@ -9,9 +9,9 @@
 
 #include <cstdint>
 
-#include "solver/game.h"
-#include "solver/search.h"
-#include "solver/solver.h"
+#include "solver/game/game.h"
+#include "solver/search/search.h"
+#include "solver/retrograde/solver.h"
 #include "table/table.h"
 
 namespace mnk {

@@ -8,9 +8,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "solver/game.h"
-#include "solver/search.h"
-#include "solver/solver.h"
+#include "solver/game/game.h"
+#include "solver/search/search.h"
+#include "solver/retrograde/solver.h"
 #include "tests/family_checks.h"
 
 namespace mnk {

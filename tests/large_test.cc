@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "solver/game.h"
-#include "solver/solver.h"
+#include "solver/game/game.h"
+#include "solver/retrograde/solver.h"
 #include "table/table.h"
 #include "tests/family_checks.h"
 

@@ -4,6 +4,7 @@
 set -u
 PLAY="$TEST_SRCDIR/mnk/player/play"
 TABLE="$TEST_SRCDIR/mnk/data/3x3k3.mnk"
+JSON="$TEST_SRCDIR/mnk/tests/json_get"
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 failures=0
 
@@ -49,9 +50,11 @@ expect_eq "empty stdin exit" 0 $?
 
 # --- One-shot queries.
 out=$("$PLAY" --position=X.OX.XOO. --json)
-expect_eq "json" '{"position":"X.O/X.X/OO.","to_move":"X","value":"win","remoteness":1,"best_move":4,"moves":[{"move":1,"value":"loss","remoteness":2},{"move":4,"value":"win","remoteness":1},{"move":8,"value":"loss","remoteness":2}]}' "$out"
+fields=$(printf '%s\n' "$out" | "$JSON" /game/width /game/misere /position /to_move /value /remoteness /best_move /moves/0/move /moves/0/value /moves/0/remoteness /moves/1/move /moves/1/value /moves/1/remoteness /moves/2/move /moves/2/value /moves/2/remoteness /moves/3)
+expect_eq "json" '3 false "X.O/X.X/OO." "X" "win" 1 4 1 "loss" 2 4 "win" 1 8 "loss" 2 <missing>' "$(echo $fields)"
 out=$("$PLAY" --position=XXX/OO./... --json)
-expect_eq "json terminal" '{"position":"XXX/OO./...","to_move":"O","value":"loss","remoteness":0,"best_move":null,"moves":[]}' "$out"
+fields=$(printf '%s\n' "$out" | "$JSON" /position /to_move /value /remoteness /best_move /moves)
+expect_eq "json terminal" '"XXX/OO./..." "O" "loss" 0 null []' "$(echo $fields)"
 out=$("$PLAY" --position=XO.XO....)
 expect_contains "text" "best move   6" "$out"
 expect_contains "text moves" "cell 6  win in 1  <- best" "$out"
@@ -63,8 +66,8 @@ error: empty line: expected a position
 error: unknown character '?' at character 3: expected 'X', 'O', '.' or '/'
 position=XO./XO./... to_move=X value=win remoteness=1 best_move=6 moves=2:loss:2,5:loss:2,6:win:1,7:draw:5,8:loss:2" "$out"
 out=$(printf 'X........\nOOO\n' | "$PLAY" --batch --json)
-expect_eq "batch json" '{"position":"X../.../...","to_move":"O","value":"draw","remoteness":8,"best_move":4,"moves":[{"move":1,"value":"loss","remoteness":6},{"move":2,"value":"loss","remoteness":6},{"move":3,"value":"loss","remoteness":6},{"move":4,"value":"draw","remoteness":8},{"move":5,"value":"loss","remoteness":6},{"move":6,"value":"loss","remoteness":6},{"move":7,"value":"loss","remoteness":6},{"move":8,"value":"loss","remoteness":6}]}
-{"input":"OOO","error":"position has 3 cells: a 3x3 board has 9"}' "$out"
+fields=$(printf '%s\n' "$out" | "$JSON" /position /to_move /value /remoteness /best_move /moves/3/move /moves/3/value /moves/3/remoteness /moves/0/value /input /error)
+expect_eq "batch json" '"X../.../..." "O" "draw" 8 4 4 "draw" 8 "loss" <missing> <missing> <missing> <missing> <missing> <missing> <missing> <missing> <missing> <missing> <missing> "OOO" "position has 3 cells: a 3x3 board has 9"' "$(echo $fields)"
 # Garbage: a 1 MB line, binary bytes, CRLF, a line without '\n' at the end.
 out=$( { head -c 1000000 /dev/zero | tr '\0' 'X'; printf '\n\x00\xff\x01\nX........\r\n.........'; } | "$PLAY" --batch)
 expect_eq "garbage exit" 0 $?
@@ -73,6 +76,21 @@ expect_contains "long line" "error: line is longer than 4096 bytes" "$out"
 expect_contains "binary" "error: unknown character byte 0x00 at character 1" "$out"
 expect_contains "crlf" "error: line ends with a carriage return (CRLF)" "$out"
 expect_contains "no newline" "position=.../.../... to_move=X value=draw remoteness=9 best_move=0" "$out"
+
+# --- Misère: the built-in misère table, its game object, its title and help,
+# and a table refused when asked for as the other game.
+out=$("$PLAY" --misere --position=......... --json)
+fields=$(printf '%s\n' "$out" | "$JSON" /game/misere /value /best_move /moves/4/value /moves/0/value)
+expect_eq "misere json" 'true "draw" 4 "draw" "loss"' "$(echo $fields)"
+out=$(printf 'help\nquit\n' | "$PLAY" --misere)
+expect_contains "misere title" "3,3,3 misère against the perfect player: 3 in a row loses." "$out"
+expect_contains "misere help" "This is 3,3,3 misère: 3 in a row loses." "$out"
+"$PLAY" --table="$TABLE" --misere --position=......... 2> "$TMP/err"
+expect_eq "misere mismatch exit" 3 $?
+expect_contains "misere mismatch" "is a table for 3,3,3, not for the game asked for, 3,3,3 misère" "$(cat "$TMP/err")"
+# Valid UTF-8 comes back as UTF-8 in JSON errors.
+out=$(printf '\xef\xbc\xb8\n' | "$PLAY" --batch --json)
+expect_eq "utf-8 echo" '"Ｘ"' "$(printf '%s\n' "$out" | "$JSON" /input)"
 
 # --- A gravity board: columns typed, labels drawn, columns in the JSON.
 GRAVITY="$TEST_SRCDIR/mnk/data/4x4k4g.mnk"
@@ -87,7 +105,8 @@ expect_contains "gravity off board" "column 7 is off the board: expected 0 to 3.
 expect_contains "gravity full" "column 1 is full. Choose another column." "$out"
 expect_contains "gravity hint" "Best move: column" "$out"
 out=$("$PLAY" --table="$GRAVITY" --position=..../..../..../.... --json)
-expect_eq "gravity json" '{"position":"..../..../..../....","to_move":"X","value":"draw","remoteness":16,"best_move":12,"best_column":0,"moves":[{"move":12,"column":0,"value":"draw","remoteness":16},{"move":13,"column":1,"value":"draw","remoteness":16},{"move":14,"column":2,"value":"draw","remoteness":16},{"move":15,"column":3,"value":"draw","remoteness":16}]}' "$out"
+fields=$(printf '%s\n' "$out" | "$JSON" /game/gravity /value /remoteness /best_move /best_column /moves/1/move /moves/1/column /moves/1/value /moves/1/remoteness)
+expect_eq "gravity json" 'true "draw" 16 12 0 13 1 "draw" 16' "$(echo $fields)"
 "$PLAY" --table="$GRAVITY" --position=..../..../X.../O... 2> "$TMP/err"
 expect_eq "gravity unreachable exit" 2 $?
 expect_contains "gravity unreachable" "no order of moves reaches this position" "$(cat "$TMP/err")"

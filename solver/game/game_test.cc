@@ -1,5 +1,8 @@
-#include "solver/game.h"
+#include "solver/game/game.h"
 
+#include <algorithm>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -18,6 +21,83 @@ TEST(GameSpecTest, Names) {
   EXPECT_EQ(GameSpec().Name(), "3,3,3");
   EXPECT_EQ((GameSpec{7, 6, 4, true}).Name(), "7,6,4 gravity");
   EXPECT_EQ((GameSpec{7, 6, 4, true}).FileStem(), "7x6k4g");
+  EXPECT_EQ((GameSpec{3, 3, 3, false, true}).Name(), "3,3,3 mis\xc3\xa8re");
+  EXPECT_EQ((GameSpec{3, 3, 3, false, true}).FileStem(), "3x3k3m");
+  EXPECT_NE((GameSpec{3, 3, 3, false, true}), GameSpec());
+}
+
+// The primitive outcome, for the side to move: the maker of a line wins the
+// normal game and loses misère; a full board without a line is a draw.
+TEST(GameTest, PrimitiveNormalAndMisere) {
+  const Game normal = MakeGame(3, 3, 3);
+  const Game misere = *Game::Create({3, 3, 3, false, true});
+  const Position x_line = *normal.Parse("XXX/OO./...");  // O to move
+  EXPECT_EQ(normal.Primitive(x_line), Value::kLoss);
+  EXPECT_EQ(misere.Primitive(x_line), Value::kWin);
+  const Position full = *normal.Parse("XOX/XOO/OXX");
+  EXPECT_EQ(normal.Primitive(full), Value::kDraw);
+  EXPECT_EQ(misere.Primitive(full), Value::kDraw);
+  const Position open = *normal.Parse("XO./.../...");
+  EXPECT_EQ(normal.Primitive(open), std::nullopt);
+  EXPECT_EQ(misere.Primitive(open), std::nullopt);
+  EXPECT_EQ(misere.LegalMask(x_line), 0u);
+  EXPECT_EQ(misere.LegalMoves(open).size(), 7u);
+}
+
+TEST(GameTest, CheckNamesTheBrokenRule) {
+  const Game game = MakeGame(3, 3, 3);
+  auto check = [&](uint32_t x, uint32_t o) { return game.Check({x, o}); };
+  EXPECT_EQ(check(0b000000111, 0b000011000), Illegal::kLegal);
+  EXPECT_EQ(check(0b000000111, 0b000111000), Illegal::kBothLines);
+  EXPECT_EQ(check(0b1, 0b1), Illegal::kOffBoard);
+  EXPECT_EQ(check(1u << 9, 0), Illegal::kOffBoard);
+  EXPECT_EQ(check(0b11, 0), Illegal::kCounts);
+  EXPECT_EQ(check(0b000000111, 0b100011000), Illegal::kMoverLine);
+  EXPECT_EQ(check(0b001000111, 0b100011000), Illegal::kLegal);
+  // 4,4,3: X has two lines sharing no stone (rows 0 and 3): no single last
+  // move made both.
+  const Game four = MakeGame(4, 4, 3);
+  EXPECT_EQ(four.Check({0x7007, (1u << 4) | (1u << 5) | (1u << 7) |
+                                    (1u << 9) | (1u << 11)}),
+            Illegal::kUnexplainedLines);
+  const Game gravity = MakeGame(3, 3, 3, true);
+  EXPECT_EQ(gravity.Check({0b000000001, 0}), Illegal::kFloating);
+  EXPECT_EQ(gravity.Check({0b001000000, 0}), Illegal::kLegal);
+  EXPECT_FALSE(gravity.reachability_is_local());
+  // Locally legal, but O under X in one column needs O to have moved first.
+  const Game c4 = MakeGame(4, 4, 4, true);
+  const Position o_under_x{1u << 8, 1u << 12};
+  EXPECT_TRUE(c4.IsLegal(o_under_x));
+  EXPECT_FALSE(c4.IsReachable(o_under_x));
+  EXPECT_TRUE(c4.IsReachable({1u << 12, 1u << 8}));
+}
+
+// Square boards have the 8 symmetries of the square, other rectangles 4,
+// gravity boards 2 (the mirror), one-cell-wide strips fewer.
+TEST(GameTest, Symmetries) {
+  EXPECT_EQ(MakeGame(3, 3, 3).symmetries().size(), 8u);
+  EXPECT_EQ(MakeGame(4, 3, 3).symmetries().size(), 4u);
+  EXPECT_EQ(MakeGame(4, 4, 4, true).symmetries().size(), 2u);
+  EXPECT_EQ(MakeGame(5, 1, 3).symmetries().size(), 2u);
+  EXPECT_EQ(MakeGame(1, 1, 1).symmetries().size(), 1u);
+  const Game game = MakeGame(3, 3, 3);
+  const Position p = *game.Parse("X.O/.X./...");
+  std::vector<std::string> images;
+  for (const Symmetry& s : game.symmetries()) {
+    images.push_back(game.Format(game.Transform(p, s)));
+  }
+  EXPECT_EQ(images[0], "X.O/.X./...");  // the identity comes first
+  std::sort(images.begin(), images.end());
+  // Eight different images: X on each corner, O on either corner next to it.
+  EXPECT_EQ(images, (std::vector<std::string>{
+                        ".../.X./O.X", ".../.X./X.O", "..O/.X./..X",
+                        "..X/.X./..O", "O../.X./X..", "O.X/.X./...",
+                        "X../.X./O..", "X.O/.X./..."}));
+  // Gravity: the mirror keeps stones on the floor.
+  const Game c4 = MakeGame(4, 4, 4, true);
+  const Position q = *c4.Parse("..../..../X.../XO..");
+  EXPECT_EQ(c4.Format(c4.Transform(q, c4.symmetries()[1])),
+            "..../..../...X/..OX");
 }
 
 TEST(GameTest, CreateRejectsBadParameters) {

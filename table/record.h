@@ -19,38 +19,34 @@
 //                                    for terminal and unreachable positions
 //              byte 2i+1   the cell to play, kNoMove (0xff) when there is
 //                          none (terminal or unreachable)
-#ifndef MNK_SOLVER_RECORD_H_
-#define MNK_SOLVER_RECORD_H_
+#ifndef MNK_TABLE_RECORD_H_
+#define MNK_TABLE_RECORD_H_
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
-#include "absl/strings/string_view.h"
-#include "solver/index.h"
+#include "solver/game/game.h"
+#include "solver/index/index.h"
 
 namespace mnk {
 
-enum class Value : uint8_t { kUnreachable = 0, kLoss = 1, kDraw = 2, kWin = 3 };
-
-// "win", "draw", "loss" or "unreachable".
-absl::string_view ValueName(Value v);
-
-// The value of a position for the player who just moved into it, seen from
-// the player to move in its parent: win <-> loss.
-inline Value Negate(Value v) {
-  switch (v) {
-    case Value::kWin:
-      return Value::kLoss;
-    case Value::kLoss:
-      return Value::kWin;
-    default:
-      return v;
-  }
-}
-
 inline constexpr uint8_t kNoMove = 0xff;
+
+// The bit widths of a details entry (drawn above): two bytes, the value in
+// the top two bits of the first, remoteness below it, the move in the second.
+inline constexpr int kValueBits = 2;
+inline constexpr int kRemotenessBits = 6;
+inline constexpr int kMaxRemoteness = (1 << kRemotenessBits) - 1;
+static_assert(kValueBits + kRemotenessBits == 8,
+              "value and remoteness share the first byte of a record");
+static_assert(static_cast<int>(Value::kWin) < (1 << kValueBits),
+              "every value fits its bits");
+static_assert(kMaxRemoteness >= kMaxGravityCells,
+              "the longest game fits the remoteness bits");
+static_assert(kMaxGravityCells <= kNoMove, "every cell fits the move byte");
 
 // Remoteness of a record read from a compact table, which does not keep it.
 inline constexpr int kUnknownRemoteness = -1;
@@ -93,7 +89,8 @@ struct RecordView {
   // The whole record, from the details section.
   Record Get(uint64_t i) const {
     const uint8_t* d = details + 2 * i;
-    return {static_cast<Value>(d[0] >> 6), d[0] & 63, d[1]};
+    return {static_cast<Value>(d[0] >> kRemotenessBits),
+            d[0] & kMaxRemoteness, d[1]};
   }
 };
 
@@ -122,10 +119,15 @@ class RecordArrays {
     details_[2 * i] = value_and_remoteness;
     details_[2 * i + 1] = move;
   }
+  // The first byte of a details entry.
+  static uint8_t Details(Value v, int remoteness) {
+    assert(remoteness >= 0 && remoteness <= kMaxRemoteness);
+    return static_cast<uint8_t>(static_cast<int>(v) << kRemotenessBits |
+                                remoteness);
+  }
   void Set(uint64_t i, const Record& r) {
     SetValue(i, r.value);
-    SetDetails(i, static_cast<uint8_t>(r.value) << 6 | r.remoteness,
-               r.best_move);
+    SetDetails(i, Details(r.value, r.remoteness), r.best_move);
   }
 
  private:
@@ -162,15 +164,17 @@ class CompactLayout {
   uint64_t Entry(uint64_t i, int stones) const {
     return i - index_offset_[stones] + even_offset_[stones];
   }
+  // 3^d: the weight of digit d of a byte.
+  static constexpr uint8_t kPower[5] = {1, 3, 9, 27, 81};
+  static_assert(3 * 81 - 1 <= 255, "five base-3 digits fit a byte");
+
   static Value Get(const uint8_t* bytes, uint64_t j) {
-    static constexpr uint8_t kPower[5] = {1, 3, 9, 27, 81};
     static constexpr Value kValue[3] = {Value::kLoss, Value::kDraw,
                                         Value::kWin};
     return kValue[bytes[j / 5] / kPower[j % 5] % 3];
   }
   // Adds value `v` to entry j, which must still hold 0.
   static void Put(uint8_t* bytes, uint64_t j, Value v) {
-    static constexpr uint8_t kPower[5] = {1, 3, 9, 27, 81};
     const int digit = v == Value::kWin ? 2 : v == Value::kDraw ? 1 : 0;
     bytes[j / 5] += digit * kPower[j % 5];
   }
@@ -183,4 +187,4 @@ class CompactLayout {
 
 }  // namespace mnk
 
-#endif  // MNK_SOLVER_RECORD_H_
+#endif  // MNK_TABLE_RECORD_H_

@@ -32,14 +32,28 @@
 //     -> pattern rank C(1,1)+C(4,2)+C(5,3) = 1+6+10 = 17; patterns(6) = 20;
 //   Index = layer_offset(6) + 20 * 20 + 17 = 2350 + 417 = 2767.
 // Tic-tac-toe has 6,046 indices for its 5,478 reachable positions.
-#ifndef MNK_SOLVER_INDEX_H_
-#define MNK_SOLVER_INDEX_H_
+//
+// Worked example with gravity, 3 wide and 2 high, ".X./XO." (3 stones):
+//   column heights (1, 2, 0). ways[c][s] counts height vectors of columns
+//   c..2 summing to s: ways[2][s] = 1 for s = 0..2; ways[1][s] = 1 2 3 2 1
+//   for s = 0..4. The rank adds, for each column c and each t < h_c,
+//   ways[c + 1][left - t] (left = stones not yet placed in columns < c):
+//     column 0, h = 1, left 3: ways[1][3]                 = 2
+//     column 1, h = 2, left 2: ways[2][2] + ways[2][1]     = 2
+//   shape rank 4: the shapes of layer 3 in lexicographic order are (0,1,2)
+//   (0,2,1) (1,0,2) (1,1,1) (1,2,0) ... The occupied cells 1 3 4 are slots
+//   0 1 2; O on cell 4 is slot 2 -> pattern rank C(2,1) = 2 of C(3,1) = 3.
+//   Layers 0-2 hold 1 + 3*1 + 6*2 = 16 indices, so
+//   Index = 16 + 4 * 3 + 2 = 30.
+#ifndef MNK_SOLVER_INDEX_INDEX_H_
+#define MNK_SOLVER_INDEX_INDEX_H_
 
 #include <cassert>
 #include <cstdint>
 #include <vector>
 
-#include "solver/game.h"
+#include "absl/numeric/bits.h"
+#include "solver/game/game.h"
 
 namespace mnk {
 namespace index_internal {
@@ -76,7 +90,7 @@ class PositionIndex {
   // no floating stone).
   uint64_t Index(const Position& p) const {
     const uint32_t occ = p.occupied();
-    const int stones = __builtin_popcount(occ);
+    const int stones = absl::popcount(occ);
     return offsets_[stones] + ShapeRank(occ) * patterns(stones) +
            PatternRank(p.o, occ);
   }
@@ -94,7 +108,7 @@ class PositionIndex {
     uint64_t rank = 0;
     int i = 1;
     for (uint32_t s = o; s != 0; s &= s - 1, ++i) {
-      const int slot = __builtin_popcount(occupied & ((s & -s) - 1));
+      const int slot = absl::popcount(occupied & ((s & -s) - 1));
       rank += Binomial(slot, i);
     }
     return rank;
@@ -108,6 +122,14 @@ class PositionIndex {
     return cells;
   }
 
+  // Gosper's step: the next larger mask with as many bits set, which is the
+  // next subset of that size in colex order. `set` must not be 0.
+  static uint32_t NextCombination(uint32_t set) {
+    const uint32_t low = set & -set;
+    const uint32_t ripple = set + low;
+    return ripple | ((set ^ ripple) >> (2 + absl::countr_zero(low)));
+  }
+
   // C(n, k) for 0 <= n, k <= 32; 0 when k > n. No branch: the solver's
   // inner loop uses it.
   static uint64_t Binomial(int n, int k) {
@@ -117,7 +139,7 @@ class PositionIndex {
 
  private:
   int Height(uint32_t occupied, int column) const {
-    return __builtin_popcount(occupied & column_mask_[column]);
+    return absl::popcount(occupied & column_mask_[column]);
   }
 
   bool gravity_;
@@ -131,4 +153,4 @@ class PositionIndex {
 
 }  // namespace mnk
 
-#endif  // MNK_SOLVER_INDEX_H_
+#endif  // MNK_SOLVER_INDEX_INDEX_H_

@@ -1,8 +1,12 @@
-#include "solver/index.h"
+#include "solver/index/index.h"
+
+#include <cstdint>
 
 #include <vector>
 
+#include "absl/numeric/bits.h"
 #include "gtest/gtest.h"
+#include "solver/index/layer_walker.h"
 
 namespace mnk {
 namespace {
@@ -26,6 +30,68 @@ TEST(PositionIndexTest, WorkedExampleFromTheHeader) {
   EXPECT_EQ(index.Index(p), 2767u);
 }
 
+TEST(PositionIndexTest, GravityWorkedExampleFromTheHeader) {
+  const Game game = *Game::Create({3, 2, 3, /*gravity=*/true});
+  const PositionIndex index(game);
+  const Position p = *game.Parse(".X./XO.");
+  EXPECT_EQ(index.shapes(3), 7u);
+  EXPECT_EQ(index.layer_offset(3), 16u);
+  EXPECT_EQ(index.ShapeRank(p.occupied()), 4u);
+  EXPECT_EQ(index.PatternRank(p.o, p.occupied()), 2u);
+  EXPECT_EQ(index.Index(p), 30u);
+  EXPECT_EQ(index.At(30), p);
+}
+
+// The O(1) child index of layer_walker.h, on its worked example and on
+// every child of every position of a few boards.
+TEST(LayerWalkerTest, WorkedExampleFromTheHeader) {
+  const Game game = *Game::Create({3, 3, 3});
+  const PositionIndex index(game);
+  EXPECT_EQ(index.layer_offset(7), 4030u);
+  EXPECT_EQ(index.patterns(7), 35u);
+  const Position child = *game.Parse("X.O/XXX/OO.");
+  EXPECT_EQ(index.ShapeRank(child.occupied()), 6u);
+  EXPECT_EQ(index.PatternRank(child.o, child.occupied()), 31u);
+  EXPECT_EQ(index.Index(child), 4271u);
+  LayerWalker walker(game, index, 6);
+  bool seen = false;
+  walker.Walk(0, index.shapes(6), [&](uint64_t i, const Position& p) {
+    if (i != 2767) return;
+    seen = true;
+    EXPECT_EQ(p, *game.Parse("X.O/X.X/OO."));
+    walker.PrepareChildren();
+    EXPECT_EQ(walker.Child(4), 4271u);
+  });
+  EXPECT_TRUE(seen);
+}
+
+TEST(LayerWalkerTest, ChildIndicesMatchTheRanking) {
+  for (const GameSpec& spec :
+       {GameSpec{3, 3, 3}, GameSpec{4, 3, 3}, GameSpec{3, 4, 3, true},
+        GameSpec{4, 2, 2, true}}) {
+    const Game game = *Game::Create(spec);
+    const PositionIndex index(game);
+    uint64_t children = 0;
+    for (int stones = 0; stones < game.cells(); ++stones) {
+      LayerWalker walker(game, index, stones);
+      uint64_t expected = index.layer_offset(stones);
+      walker.Walk(0, index.shapes(stones), [&](uint64_t i, const Position& p) {
+        ASSERT_EQ(i, expected++);
+        ASSERT_EQ(index.Index(p), i);
+        walker.PrepareChildren();
+        for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
+          const int cell = absl::countr_zero(s);
+          ASSERT_EQ(walker.Child(cell), index.Index(Game::Play(p, cell)))
+              << game.Format(p) << " + " << cell;
+          ++children;
+        }
+      });
+      EXPECT_EQ(expected, index.layer_offset(stones + 1));
+    }
+    EXPECT_GT(children, 0u) << spec.Name();
+  }
+}
+
 // Every index maps to a position with the right counts and back.
 void ExpectBijection(const GameSpec& spec, uint64_t expected_size) {
   const Game game = *Game::Create(spec);
@@ -34,7 +100,7 @@ void ExpectBijection(const GameSpec& spec, uint64_t expected_size) {
   for (uint64_t i = 0; i < index.size(); ++i) {
     const Position p = index.At(i);
     ASSERT_EQ(p.x & p.o, 0u);
-    const int nx = __builtin_popcount(p.x), no = __builtin_popcount(p.o);
+    const int nx = absl::popcount(p.x), no = absl::popcount(p.o);
     ASSERT_TRUE(nx == no || nx == no + 1) << i;
     ASSERT_EQ(index.Index(p), i) << game.Format(p);
   }
@@ -43,7 +109,7 @@ void ExpectBijection(const GameSpec& spec, uint64_t expected_size) {
     uint32_t occupied = index.Shape(l, 0);
     for (uint64_t r = 0; r < index.shapes(l); ++r) {
       ASSERT_EQ(index.ShapeRank(occupied), r);
-      ASSERT_EQ(__builtin_popcount(occupied), l);
+      ASSERT_EQ(absl::popcount(occupied), l);
       if (r + 1 < index.shapes(l)) occupied = index.NextShape(occupied);
     }
   }

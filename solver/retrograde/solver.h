@@ -20,16 +20,16 @@
 //
 // Best move policy: best value for the side to move, then the fewest plies to
 // a win or the most plies to a loss, then the lowest cell index.
-#ifndef MNK_SOLVER_SOLVER_H_
-#define MNK_SOLVER_SOLVER_H_
+#ifndef MNK_SOLVER_RETROGRADE_SOLVER_H_
+#define MNK_SOLVER_RETROGRADE_SOLVER_H_
 
 #include <cstdint>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "solver/game.h"
-#include "solver/index.h"
-#include "solver/record.h"
+#include "solver/game/game.h"
+#include "solver/index/index.h"
+#include "table/record.h"
 
 namespace mnk {
 
@@ -85,4 +85,4 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 
 }  // namespace mnk
 
-#endif  // MNK_SOLVER_SOLVER_H_
+#endif  // MNK_SOLVER_RETROGRADE_SOLVER_H_

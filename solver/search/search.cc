@@ -1,7 +1,10 @@
-#include "solver/search.h"
+#include "solver/search/search.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
+
+#include "absl/numeric/bits.h"
 
 namespace mnk {
 namespace {
@@ -9,13 +12,22 @@ namespace {
 constexpr int kMateScore = 1000;
 constexpr int kInfinity = 1 << 20;
 
-// Scores of wins and losses are stored relative to the node in the
-// transposition table and relative to the root while searching.
-int ToTable(int score, int ply) {
-  return score > 0 ? score + ply : score < 0 ? score - ply : 0;
-}
+// A score `ply` plies further from the end: mate scores move towards zero.
 int FromTable(int score, int ply) {
   return score > 0 ? score - ply : score < 0 ? score + ply : 0;
+}
+
+// The score of a finished game for the side to move, `ply` plies below the
+// root: a win or a loss found sooner scores further from zero.
+int EndScore(Value end, int ply) {
+  switch (end) {
+    case Value::kWin:
+      return kMateScore - ply;
+    case Value::kLoss:
+      return -(kMateScore - ply);
+    default:
+      return 0;
+  }
 }
 
 SearchResult FromScore(const Game& game, const Position& p, int score) {
@@ -28,10 +40,13 @@ SearchResult FromScore(const Game& game, const Position& p, int score) {
 // O win, a draw.
 int MinimaxX(const Game& game, const Position& p, uint64_t* nodes) {
   if (nodes != nullptr) ++*nodes;
-  if (game.HasLine(p.x)) return 1;
-  if (game.HasLine(p.o)) return -1;
+  if (const std::optional<Value> end = game.Primitive(p)) {
+    const int for_mover = *end == Value::kWin    ? 1
+                          : *end == Value::kLoss ? -1
+                                                 : 0;
+    return p.side_to_move() == 0 ? for_mover : -for_mover;
+  }
   const std::vector<int> moves = game.LegalMoves(p);
-  if (moves.empty()) return 0;
   const bool maximizing = p.side_to_move() == 0;
   int best = maximizing ? -kInfinity : kInfinity;
   for (int cell : moves) {
@@ -44,11 +59,12 @@ int MinimaxX(const Game& game, const Position& p, uint64_t* nodes) {
 int PlainNegamax(const Game& game, const Position& p, int ply, int alpha,
                  int beta, uint64_t* nodes) {
   if (nodes != nullptr) ++*nodes;
-  if (game.HasLine(p.last_mover())) return -(kMateScore - ply);
-  if (p.occupied() == game.full_mask()) return 0;
+  if (const std::optional<Value> end = game.Primitive(p)) {
+    return EndScore(*end, ply);
+  }
   int best = -kInfinity;
   for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
-    const int score = -PlainNegamax(game, Game::Play(p, __builtin_ctz(s)),
+    const int score = -PlainNegamax(game, Game::Play(p, absl::countr_zero(s)),
                                     ply + 1, -beta, -alpha, nodes);
     best = std::max(best, score);
     alpha = std::max(alpha, score);
@@ -93,12 +109,15 @@ SearchResult AlphaBetaSearch::Search(const Position& p) {
 int AlphaBetaSearch::Negamax(const Position& p, int alpha, int beta) {
   // Scores here are relative to this node (ply 0): the table and the
   // recursion both use node-relative scores, shifted by one ply per level.
-  if (game_.HasLine(p.last_mover())) return -kMateScore;
-  if (p.occupied() == game_.full_mask()) return 0;
+  if (const std::optional<Value> end = game_.Primitive(p)) {
+    return EndScore(*end, 0);
+  }
   const uint32_t legal = game_.LegalMask(p);
-  // A move that completes a line is the best there is.
+  // A move that ends the game with the opponent lost is the best there is.
   for (uint32_t s = legal; s != 0; s &= s - 1) {
-    if (game_.HasLine(p.mover() | (s & -s))) return kMateScore - 1;
+    if (game_.Primitive(Game::Play(p, absl::countr_zero(s))) == Value::kLoss) {
+      return kMateScore - 1;
+    }
   }
   const uint64_t key = p.x | uint64_t{p.o} << 32;
   Entry& entry = table_[(key * 0x9E3779B97F4A7C15ull) >> shift_];
@@ -114,7 +133,7 @@ int AlphaBetaSearch::Negamax(const Position& p, int alpha, int beta) {
   for (uint32_t s = legal; s != 0; s &= s - 1) {
     // Child scores are one ply further from the end: a child score c
     // becomes -c moved one step towards zero, and the window moves back.
-    const int child = Negamax(Game::Play(p, __builtin_ctz(s)),
+    const int child = Negamax(Game::Play(p, absl::countr_zero(s)),
                               -FromTable(beta, -1), -FromTable(alpha, -1));
     const int score = FromTable(-child, 1);
     best = std::max(best, score);

@@ -1,6 +1,8 @@
-#include "solver/index.h"
+#include "solver/index/index.h"
 
 #include <cassert>
+
+#include "absl/numeric/bits.h"
 
 namespace mnk {
 
@@ -36,11 +38,11 @@ uint64_t PositionIndex::ShapeRank(uint32_t occupied) const {
   if (!gravity_) {
     int i = 1;
     for (uint32_t s = occupied; s != 0; s &= s - 1, ++i) {
-      rank += Binomial(__builtin_ctz(s), i);
+      rank += Binomial(absl::countr_zero(s), i);
     }
     return rank;
   }
-  int left = __builtin_popcount(occupied);
+  int left = absl::popcount(occupied);
   for (int c = 0; c < width_; ++c) {
     const int h = Height(occupied, c);
     for (int t = 0; t < h; ++t) rank += ways_[c + 1][left - t];
@@ -75,13 +77,8 @@ uint32_t PositionIndex::Shape(int stones, uint64_t rank) const {
 }
 
 uint32_t PositionIndex::NextShape(uint32_t occupied) const {
-  if (!gravity_) {
-    // Gosper's hack: the next larger integer with as many bits set.
-    const uint32_t low = occupied & -occupied;
-    const uint32_t ripple = occupied + low;
-    return ripple | ((occupied ^ ripple) >> (2 + __builtin_ctz(low)));
-  }
-  const int stones = __builtin_popcount(occupied);
+  if (!gravity_) return NextCombination(occupied);
+  const int stones = absl::popcount(occupied);
   return Shape(stones, ShapeRank(occupied) + 1);
 }
 

@@ -1,4 +1,4 @@
-#include "solver/game.h"
+#include "solver/game/game.h"
 
 #include <algorithm>
 #include <cassert>
@@ -25,12 +25,28 @@ std::string Describe(char c) {
 
 }  // namespace
 
+absl::string_view ValueName(Value v) {
+  switch (v) {
+    case Value::kWin:
+      return "win";
+    case Value::kDraw:
+      return "draw";
+    case Value::kLoss:
+      return "loss";
+    case Value::kUnreachable:
+      break;
+  }
+  return "unreachable";
+}
+
 std::string GameSpec::Name() const {
-  return absl::StrCat(width, ",", height, ",", k, gravity ? " gravity" : "");
+  return absl::StrCat(width, ",", height, ",", k, gravity ? " gravity" : "",
+                      misere ? " mis\xc3\xa8re" : "");
 }
 
 std::string GameSpec::FileStem() const {
-  return absl::StrCat(width, "x", height, "k", k, gravity ? "g" : "");
+  return absl::StrCat(width, "x", height, "k", k, gravity ? "g" : "",
+                      misere ? "m" : "");
 }
 
 absl::StatusOr<Game> Game::Create(const GameSpec& spec) {
@@ -56,7 +72,8 @@ absl::StatusOr<Game> Game::Create(const GameSpec& spec) {
 
 Game::Game(const GameSpec& spec) : spec_(spec) {
   const int m = spec.width, n = spec.height, k = spec.k;
-  full_ = cells() == 32 ? ~uint32_t{0} : (uint32_t{1} << cells()) - 1;
+  full_ = (uint32_t{1} << cells()) - 1;  // cells() <= 30
+  bottom_row_ = full_ & ~(full_ >> m);
   // Right, down, down-right, down-left; a line starting at (row, col) must
   // stay on the board.
   const int drow[4] = {0, 1, 1, 1};
@@ -78,23 +95,36 @@ Game::Game(const GameSpec& spec) : spec_(spec) {
     starts_[d] = k > 1 || d == 0 ? starts : 0;
     shift_[d] = starts_[d] != 0 ? drow[d] * m + dcol[d] : 0;
   }
-}
-
-uint32_t Game::LegalMask(const Position& p) const {
-  if (IsTerminal(p)) return 0;
-  const uint32_t empty = full_ & ~p.occupied();
-  if (!spec_.gravity) return empty;
-  // An empty cell is playable when it is on the bottom row or the cell below
-  // it is occupied.
-  const int m = spec_.width;
-  const uint32_t bottom_row = full_ & ~(full_ >> m);
-  return empty & (bottom_row | (p.occupied() >> m));
+  // The dihedral group of the rectangle: optionally transpose (square boards
+  // only), then mirror rows and/or columns. Gravity keeps only the column
+  // mirror: the floor must stay at the bottom.
+  for (int transpose = 0; transpose <= (m == n ? 1 : 0); ++transpose) {
+    for (int flip_rows = 0; flip_rows <= 1; ++flip_rows) {
+      for (int flip_cols = 0; flip_cols <= 1; ++flip_cols) {
+        if (spec.gravity && (transpose || flip_rows)) continue;
+        Symmetry s;
+        s.fill(-1);
+        for (int row = 0; row < n; ++row) {
+          for (int col = 0; col < m; ++col) {
+            int r = flip_rows ? n - 1 - row : row;
+            int c = flip_cols ? m - 1 - col : col;
+            if (transpose) std::swap(r, c);
+            s[row * m + col] = static_cast<int8_t>(r * m + c);
+          }
+        }
+        if (std::find(symmetries_.begin(), symmetries_.end(), s) ==
+            symmetries_.end()) {
+          symmetries_.push_back(s);
+        }
+      }
+    }
+  }
 }
 
 std::vector<int> Game::LegalMoves(const Position& p) const {
   std::vector<int> moves;
   for (uint32_t mask = LegalMask(p); mask != 0; mask &= mask - 1) {
-    moves.push_back(__builtin_ctz(mask));
+    moves.push_back(absl::countr_zero(mask));
   }
   return moves;
 }
@@ -106,12 +136,12 @@ absl::StatusOr<int> Game::DropCell(const Position& p, int column) const {
         absl::StrCat("column ", column, " is off the board: expected 0 to ",
                      spec_.width - 1));
   }
-  for (int row = spec_.height - 1; row >= 0; --row) {
-    const int cell = row * spec_.width + column;
-    if ((p.occupied() >> cell & 1) == 0) return cell;
+  const uint32_t cell = Playable(p.occupied()) & ColumnMask(column);
+  if (cell == 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("column ", column, " is full"));
   }
-  return absl::FailedPreconditionError(
-      absl::StrCat("column ", column, " is full"));
+  return absl::countr_zero(cell);
 }
 
 absl::StatusOr<Position> Game::Parse(absl::string_view text) const {
@@ -157,64 +187,64 @@ absl::StatusOr<Position> Game::Parse(absl::string_view text) const {
   return p;
 }
 
+uint32_t Game::ColumnMask(int column) const {
+  uint32_t mask = 0;
+  for (int row = 0; row < spec_.height; ++row) {
+    mask |= uint32_t{1} << (row * spec_.width + column);
+  }
+  return mask;
+}
+
+bool Game::IsReachable(const Position& p) const {
+  return IsLegal(p) && (!spec_.gravity || GravityOrderExists(p));
+}
+
 absl::Status Game::Validate(const Position& p) const {
-  if ((p.x & p.o) != 0 || (p.occupied() & ~full_) != 0) {
-    return absl::InvalidArgumentError("stones overlap or lie off the board");
+  Illegal problem = Check(p);
+  if (problem == Illegal::kLegal && spec_.gravity && !GravityOrderExists(p)) {
+    problem = Illegal::kNoOrder;
   }
-  const int nx = __builtin_popcount(p.x), no = __builtin_popcount(p.o);
-  if (nx != no && nx != no + 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "impossible piece counts: X has ", nx, " and O has ", no,
-        "; X moves first, so X has as many stones as O or one more"));
-  }
-  const bool x_line = HasLine(p.x), o_line = HasLine(p.o);
-  if (x_line && o_line) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("both players have ", spec_.k,
-                     " in a row: the game ends at the "
-                     "first line"));
-  }
-  const char last = p.side_to_move() == 0 ? 'O' : 'X';
-  const char next = p.side_to_move() == 0 ? 'X' : 'O';
-  if (HasLine(p.mover())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        std::string(1, next), " has ", spec_.k, " in a row but ",
-        std::string(1, last), " moved after it: the game ended at that line"));
-  }
-  if (spec_.gravity) {
-    const int m = spec_.width;
-    const uint32_t bottom_row = full_ & ~(full_ >> m);
-    const uint32_t floating = p.occupied() & ~bottom_row & ~(p.occupied() >> m);
-    if (floating != 0) {
+  const std::string last(1, p.side_to_move() == 0 ? 'O' : 'X');
+  const std::string next(1, p.side_to_move() == 0 ? 'X' : 'O');
+  switch (problem) {
+    case Illegal::kLegal:
+      return absl::OkStatus();
+    case Illegal::kOffBoard:
+      return absl::InvalidArgumentError("stones overlap or lie off the board");
+    case Illegal::kCounts:
       return absl::InvalidArgumentError(absl::StrCat(
-          "stone at cell ", __builtin_ctz(floating),
+          "impossible piece counts: X has ", absl::popcount(p.x),
+          " and O has ", absl::popcount(p.o),
+          "; X moves first, so X has as many stones as O or one more"));
+    case Illegal::kBothLines:
+      return absl::InvalidArgumentError(
+          absl::StrCat("both players have ", spec_.k,
+                       " in a row: the game ends at the first line"));
+    case Illegal::kMoverLine:
+      return absl::InvalidArgumentError(
+          absl::StrCat(next, " has ", spec_.k, " in a row but ", last,
+                       " moved after it: the game ended at that line"));
+    case Illegal::kUnexplainedLines:
+      return absl::InvalidArgumentError(
+          absl::StrCat(last,
+                       " has lines that no single last move made: the game "
+                       "ended at the first line"));
+    case Illegal::kFloating:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "stone at cell ",
+          absl::countr_zero(p.occupied() & ~bottom_row_ &
+                            ~(p.occupied() >> spec_.width)),
           " is floating: with gravity every stone rests on the bottom row or "
           "on another stone"));
-    }
-    if (!GravityReachable(p)) {
+    case Illegal::kNoOrder:
       return absl::InvalidArgumentError(
           "no order of moves reaches this position: stones can only be "
           "dropped in turn, X first, and play stops at the first line");
-    }
-    return absl::OkStatus();
   }
-  if (HasLine(p.last_mover())) {
-    // The last move must have completed every line the winner has.
-    bool found = false;
-    for (uint32_t s = p.last_mover(); s != 0 && !found; s &= s - 1) {
-      found = !HasLine(p.last_mover() & ~(s & -s));
-    }
-    if (!found) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(std::string(1, last),
-                       " has lines that no single last move made: "
-                       "the game ended at the first line"));
-    }
-  }
-  return absl::OkStatus();
+  return absl::InternalError("unknown legality check");
 }
 
-bool Game::GravityReachable(const Position& start) const {
+bool Game::GravityOrderExists(const Position& start) const {
   // Takes stones off the tops of columns, last mover's first, alternating,
   // with no line before the last move: `start` is reachable when this can
   // empty the board. Dead ends are memoised.
@@ -246,6 +276,17 @@ std::string Game::Format(const Position& p) const {
     text += (p.x >> cell & 1) ? 'X' : (p.o >> cell & 1) ? 'O' : '.';
   }
   return text;
+}
+
+Position Game::Transform(const Position& p, const Symmetry& s) const {
+  Position out;
+  for (uint32_t b = p.x; b != 0; b &= b - 1) {
+    out.x |= uint32_t{1} << s[absl::countr_zero(b)];
+  }
+  for (uint32_t b = p.o; b != 0; b &= b - 1) {
+    out.o |= uint32_t{1} << s[absl::countr_zero(b)];
+  }
+  return out;
 }
 
 }  // namespace mnk

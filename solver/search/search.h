@@ -14,14 +14,14 @@
 // -(kMateScore - ply); a draw scores 0. Maximising this prefers the fastest
 // win and the slowest loss, so the root score gives both the value and the
 // remoteness. A draw always lasts until the board is full.
-#ifndef MNK_SOLVER_SEARCH_H_
-#define MNK_SOLVER_SEARCH_H_
+#ifndef MNK_SOLVER_SEARCH_SEARCH_H_
+#define MNK_SOLVER_SEARCH_SEARCH_H_
 
 #include <cstdint>
 #include <memory>
 
-#include "solver/game.h"
-#include "solver/record.h"
+#include "solver/game/game.h"
+
 
 namespace mnk {
 
@@ -58,4 +58,4 @@ class AlphaBetaSearch {
 
 }  // namespace mnk
 
-#endif  // MNK_SOLVER_SEARCH_H_
+#endif  // MNK_SOLVER_SEARCH_SEARCH_H_

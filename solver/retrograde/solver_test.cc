@@ -1,7 +1,7 @@
-#include "solver/solver.h"
+#include "solver/retrograde/solver.h"
 
 #include "gtest/gtest.h"
-#include "solver/search.h"
+#include "solver/search/search.h"
 
 namespace mnk {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "solver/game.h"
+#include "solver/game/game.h"
 
 namespace {
 

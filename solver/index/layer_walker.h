@@ -1,0 +1,173 @@
+// Walks the positions of one layer in index order and gives the index of
+// every child in O(1): what the solver and verify loop over.
+//
+//   mnk::LayerWalker walker(game, index, /*stones=*/2);
+//   walker.Walk(0, index.shapes(2), [&](uint64_t i, const mnk::Position& p) {
+//     walker.PrepareChildren();
+//     for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
+//       uint64_t child = walker.Child(absl::countr_zero(s));  // == Index(...)
+//     }
+//   });
+//
+// How a child's index is found in O(1) (see index.h for the ranking). A
+// child adds one stone at cell c, which becomes slot jc among the occupied
+// cells (jc = occupied cells below c). Without gravity the child's shape
+// rank is a sum over the occupied cells c_0 < c_1 < ...: the cells below c
+// keep their terms C(c_i, i + 1), the new stone adds C(c, jc + 1), and every
+// cell above c moves up one slot, so its term becomes C(c_i, i + 2). Two
+// arrays per shape hold those prefix sums ("low") and suffix sums ("high").
+// The pattern works the same way over the O slots s_0 < s_1 < ...: O slots
+// below jc keep C(s_i, i + 1); those above move up one slot (C(s_i + 1, ...))
+// and, when the new stone is an O (O to move), also up one O rank.
+//
+// Worked example, tic-tac-toe, "X.O/X.X/OO." (index 2767, see index.h), X
+// plays cell 4:
+//   occupied cells 0 2 3 5 6 7, the new stone is slot jc = 3 (cells 0 2 3
+//   are below it). Child shape = low[3] + C(4, 4) + high[3]
+//     low[3]  = C(0,1) + C(2,2) + C(3,3)         = 0 + 1 + 1  = 2
+//     new     = C(4,4)                                        = 1
+//     high[3] = C(5,5) + C(6,6) + C(7,7)         = 1 + 1 + 1  = 3
+//   = 6 (cells 0 2 3 4 5 6 7 -> C(0,1)+C(2,2)+C(3,3)+C(4,4)+C(5,5)+C(6,6)
+//   +C(7,7) = 6, the same). The child's pattern: O slots were 1 4 5; the new
+//   X stone is slot 3, so O slots become 1 5 6 -> C(1,1)+C(5,2)+C(6,3) =
+//   1 + 10 + 20 = 31. Child index = layer_offset(7) + 6 * patterns(7) + 31
+//   = 4030 + 6 * 35 + 31 = 4271 = Index("X.O/XXX/OO.").
+#ifndef MNK_SOLVER_INDEX_LAYER_WALKER_H_
+#define MNK_SOLVER_INDEX_LAYER_WALKER_H_
+
+#include <cstdint>
+
+#include "absl/numeric/bits.h"
+#include "solver/game/game.h"
+#include "solver/index/index.h"
+
+namespace mnk {
+
+// The positions of layer `stones`, shape by shape, with O(1) child indices:
+// prefix and suffix sums are prepared once per shape (and once per pattern).
+class LayerWalker {
+ public:
+  LayerWalker(const Game& game, const PositionIndex& index, int stones)
+      : game_(game),
+        index_(index),
+        stones_(stones),
+        x_moves_(stones % 2 == 0),
+        patterns_(index.patterns(stones)),
+        child_patterns_(stones < index.cells() ? index.patterns(stones + 1)
+                                               : 0),
+        child_offset_(stones < index.cells() ? index.layer_offset(stones + 1)
+                                             : 0) {}
+
+  // Calls visit(global_index, position) for every position of the shapes
+  // [begin, end). Inside visit, legal() refers to that position, and after
+  // PrepareChildren() so does Child().
+  template <typename Visit>
+  void Walk(uint64_t begin, uint64_t end, Visit&& visit) {
+    uint32_t occupied = index_.Shape(stones_, begin);
+    uint64_t global = index_.layer_offset(stones_) + begin * patterns_;
+    for (uint64_t shape = begin; shape < end; ++shape) {
+      PrepareShape(occupied);
+      // The O slots of the first pattern: the lowest stones / 2 of them.
+      uint32_t slots = (uint32_t{1} << (stones_ / 2)) - 1;
+      for (uint64_t r = 0; r < patterns_; ++r, ++global) {
+        slots_ = slots;
+        Position p;
+        for (uint32_t b = slots; b != 0; b &= b - 1) {
+          p.o |= cell_bit_[absl::countr_zero(b)];
+        }
+        p.x = occupied & ~p.o;
+        visit(global, p);
+        if (r + 1 < patterns_) slots = PositionIndex::NextCombination(slots);
+      }
+      if (shape + 1 < end) occupied = index_.NextShape(occupied);
+    }
+  }
+
+  // The cells a move can go to from the current shape (ignoring whether the
+  // position is terminal).
+  uint32_t legal() const { return legal_; }
+
+  // Global index of the current position's child after a move to `cell`.
+  uint64_t Child(int cell) const {
+    const int jc = slot_[cell];
+    const int t = absl::popcount(slots_ & ((uint32_t{1} << jc) - 1));
+    const uint64_t pattern = x_moves_ ? low_pattern_[t] + high_pattern_[t]
+                                      : low_pattern_[t] +
+                                            PositionIndex::Binomial(jc, t + 1) +
+                                            high_pattern_[t];
+    return child_base_[cell] + pattern;
+  }
+
+  // Makes Child() work for the current position (not the full board).
+  void PrepareChildren() {
+    const uint32_t slots = slots_;
+    // O slots s_0 < s_1 < ...: a stone added at slot jc moves every O slot at
+    // or above jc up by one; an O stone there also takes index t.
+    int s[kMaxGravityCells];
+    int count = 0;
+    for (uint32_t b = slots; b != 0; b &= b - 1) s[count++] = absl::countr_zero(b);
+    low_pattern_[0] = 0;
+    for (int i = 0; i < count; ++i) {
+      low_pattern_[i + 1] =
+          low_pattern_[i] + PositionIndex::Binomial(s[i], i + 1);
+    }
+    const int extra = x_moves_ ? 1 : 2;
+    high_pattern_[count] = 0;
+    for (int i = count - 1; i >= 0; --i) {
+      high_pattern_[i] =
+          high_pattern_[i + 1] + PositionIndex::Binomial(s[i] + 1, i + extra);
+    }
+  }
+
+ private:
+  void PrepareShape(uint32_t occupied) {
+    legal_ = game_.Playable(occupied);
+    // Occupied cells c_0 < c_1 < ...: low[j] sums C(c_i, i + 1) for i < j,
+    // high[j] sums C(c_i, i + 2) for i >= j (their slot moves up by one).
+    int cells[kMaxGravityCells];
+    int count = 0;
+    for (uint32_t s = occupied; s != 0; s &= s - 1) {
+      cells[count] = absl::countr_zero(s);
+      cell_bit_[count++] = s & -s;
+    }
+    if (stones_ == index_.cells()) return;
+    uint64_t low[kMaxGravityCells + 1], high[kMaxGravityCells + 1];
+    low[0] = 0;
+    for (int j = 0; j < count; ++j) {
+      low[j + 1] = low[j] + PositionIndex::Binomial(cells[j], j + 1);
+    }
+    high[count] = 0;
+    for (int j = count - 1; j >= 0; --j) {
+      high[j] = high[j + 1] + PositionIndex::Binomial(cells[j], j + 2);
+    }
+    for (uint32_t s = legal_; s != 0; s &= s - 1) {
+      const int cell = absl::countr_zero(s);
+      const int jc = absl::popcount(occupied & ((uint32_t{1} << cell) - 1));
+      slot_[cell] = jc;
+      const uint64_t child_shape =
+          game_.spec().gravity
+              ? index_.ShapeRank(occupied | uint32_t{1} << cell)
+              : low[jc] + PositionIndex::Binomial(cell, jc + 1) + high[jc];
+      child_base_[cell] = child_offset_ + child_shape * child_patterns_;
+    }
+  }
+
+  const Game& game_;
+  const PositionIndex& index_;
+  const int stones_;
+  const bool x_moves_;
+  const uint64_t patterns_;
+  const uint64_t child_patterns_;
+  const uint64_t child_offset_;
+  uint32_t legal_ = 0;
+  uint32_t slots_ = 0;
+  uint32_t cell_bit_[kMaxGravityCells];
+  int slot_[kMaxGravityCells];
+  uint64_t child_base_[kMaxGravityCells];  // index of the child's block
+  uint64_t low_pattern_[kMaxGravityCells + 1];
+  uint64_t high_pattern_[kMaxGravityCells + 1];
+};
+
+}  // namespace mnk
+
+#endif  // MNK_SOLVER_INDEX_LAYER_WALKER_H_

@@ -1,0 +1,51 @@
+#include "solver/parallel/parallel.h"
+
+#include <cstdio>
+
+namespace mnk {
+
+Progress::Progress(bool enabled, std::string label, uint64_t total,
+                   std::string unit)
+    : enabled_(enabled),
+      label_(std::move(label)),
+      total_(total),
+      unit_(std::move(unit)) {
+  if (enabled_) thread_ = std::thread([this] { Run(); });
+}
+
+Progress::~Progress() {
+  if (!enabled_) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+  Draw();
+  std::fputc('\n', stderr);
+}
+
+void Progress::Run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!cv_.wait_for(lock, std::chrono::milliseconds(250),
+                       [this] { return stop_; })) {
+    Draw();
+  }
+}
+
+void Progress::Draw() {
+  const double seconds = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - start_)
+                             .count();
+  const uint64_t done = done_.load();
+  const double rate = seconds > 0 ? done / seconds : 0;
+  const double left = rate > 0 ? (total_ - std::min(done, total_)) / rate : 0;
+  const int layer = layer_.load();
+  char where[32] = "";
+  if (layer >= 0) std::snprintf(where, sizeof(where), " layer %2d", layer);
+  std::fprintf(stderr, "\r%s: %s%s  %.3g of %.3g %s  %.3g/s  %.0f s left   ",
+               label_.c_str(), phase_.load(), where, static_cast<double>(done),
+               static_cast<double>(total_), unit_.c_str(), rate, left);
+}
+
+}  // namespace mnk

@@ -1,0 +1,283 @@
+#include "solver/retrograde/solver.h"
+
+#include <algorithm>
+#include <cassert>
+#include <chrono>
+#include <optional>
+#include <vector>
+
+#include "absl/numeric/bits.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_format.h"
+#include "solver/index/layer_walker.h"
+#include "solver/parallel/parallel.h"
+
+namespace mnk {
+namespace {
+
+// A position's byte in the layer arrays is the first byte of its details
+// record (table/record.h): value << kRemotenessBits | remoteness; 0 for an
+// unreachable position.
+constexpr uint8_t kWinAtOnce = static_cast<uint8_t>(Value::kLoss)
+                               << kRemotenessBits;
+
+// A child's byte to the policy score of moving there, for the parent: one
+// load instead of a switch.
+struct ChildScores {
+  int16_t score[256];
+  ChildScores() {
+    for (int b = 0; b < 256; ++b) {
+      const Value v = Negate(static_cast<Value>(b >> kRemotenessBits));
+      score[b] = v == Value::kUnreachable
+                     ? -30000
+                     : PolicyScore(v, (b & kMaxRemoteness) + 1);
+    }
+  }
+};
+const ChildScores kChildScores;
+
+// Counts kept per worker and added up after each layer.
+struct Counts {
+  uint64_t reachable = 0, terminal = 0, x_wins = 0, o_wins = 0, full_draws = 0,
+           wins = 0, draws = 0, losses = 0;
+  void Add(const Counts& c) {
+    reachable += c.reachable;
+    terminal += c.terminal;
+    x_wins += c.x_wins;
+    o_wins += c.o_wins;
+    full_draws += c.full_draws;
+    wins += c.wins;
+    draws += c.draws;
+    losses += c.losses;
+  }
+};
+
+// The memory a solve needs (see Solve in solver.h).
+uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
+                     bool compact, bool forward) {
+  uint64_t widest = 0;
+  for (int l = 0; l <= game.cells(); ++l) {
+    widest = std::max(widest, index.layer_size(l));
+  }
+  return (compact ? CompactLayout(index).bytes()
+                  : RecordView::ValueBytes(index.size()) + 2 * index.size()) +
+         2 * widest + (forward ? index.size() / 8 : 0);
+}
+
+// One solve: the steps are the public methods, called in order by Solve().
+class LayeredSolver {
+ public:
+  LayeredSolver(const SolveOptions& options, Solution& solution)
+      : game_(solution.game),
+        index_(solution.index),
+        solution_(solution),
+        compact_(options.compact),
+        forward_(!game_.reachability_is_local() ||
+                 options.forward_reachability),
+        threads_(std::max(1, options.threads)),
+        layout_(index_),
+        progress_(options.progress, "solve " + game_.spec().Name(),
+                  index_.size() * (forward_ ? 2 : 1)) {
+    solution_.stats.per_ply.assign(game_.cells() + 1, 0);
+  }
+
+  // Step 1 (gravity, or when asked): marks the reachable indices by a
+  // forward pass from the empty board, layer by layer.
+  void MarkReachable() {
+    if (!forward_) return;
+    reached_.assign((index_.size() + 63) / 64, 0);
+    reached_[0] = 1;  // the empty board, index 0
+    for (int stones = 0; stones < game_.cells(); ++stones) {
+      progress_.SetPhase("marking", stones);
+      ForShapes(stones, [&](LayerWalker& walker, uint64_t i,
+                            const Position& p, Counts&) {
+        if (!IsReached(i) || game_.IsTerminal(p)) return;
+        walker.PrepareChildren();
+        for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
+          const uint64_t child = walker.Child(absl::countr_zero(s));
+          __atomic_fetch_or(&reached_[child >> 6], uint64_t{1} << (child & 63),
+                            __ATOMIC_RELAXED);
+        }
+      });
+    }
+  }
+
+  // Step 2, for every layer from the full board down to the empty one:
+  // every position's record from its children's, which are final.
+  void SolveLayer(int stones) {
+    progress_.SetPhase("solving", stones);
+    const uint64_t offset = index_.layer_offset(stones);
+    std::vector<uint8_t> layer(index_.layer_size(stones), 0);
+    const Counts counts = ForShapes(
+        stones, [&](LayerWalker& walker, uint64_t i, const Position& p,
+                    Counts& c) {
+          if (!(forward_ ? IsReached(i) : game_.IsLegal(p))) {
+            if (!compact_) solution_.records.SetDetails(i, 0, kNoMove);
+            return;
+          }
+          int move = kNoMove;
+          const uint8_t byte = SolvePosition(walker, p, c, &move);
+          layer[i - offset] = byte;
+          if (!compact_) solution_.records.SetDetails(i, byte, move);
+        });
+    AddCounts(stones, counts);
+    StoreValues(stones, layer);
+    child_layer_ = std::move(layer);
+    child_offset_ = offset;
+  }
+
+ private:
+  bool IsReached(uint64_t i) const {
+    // Words at a layer's edge are shared with the layer being marked.
+    return __atomic_load_n(&reached_[i >> 6], __ATOMIC_RELAXED) >> (i & 63) & 1;
+  }
+
+  // Runs visit(walker, index, position, counts) over every position of a
+  // layer, in chunks of shapes shared out among the threads.
+  template <typename Visit>
+  Counts ForShapes(int stones, Visit&& visit) {
+    const uint64_t patterns = index_.patterns(stones);
+    // About 64K positions a chunk; small layers run on the calling thread.
+    const uint64_t chunk =
+        std::max<uint64_t>(1, (uint64_t{1} << 16) / patterns);
+    std::vector<Counts> counts(threads_);
+    ParallelChunks(index_.shapes(stones), chunk, threads_,
+                   [&](uint64_t begin, uint64_t end, int worker) {
+                     LayerWalker walker(game_, index_, stones);
+                     walker.Walk(begin, end,
+                                 [&](uint64_t i, const Position& p) {
+                                   visit(walker, i, p, counts[worker]);
+                                 });
+                     progress_.Add((end - begin) * patterns);
+                   });
+    Counts total;
+    for (const Counts& c : counts) total.Add(c);
+    return total;
+  }
+
+  // The layer byte of a reachable position and its best move (*move stays
+  // kNoMove when the game is over): by the rules when the game is over,
+  // else the policy's best child.
+  uint8_t SolvePosition(LayerWalker& walker, const Position& p, Counts& c,
+                        int* move) {
+    ++c.reachable;
+    Value value;
+    int plies = 0;
+    if (const std::optional<Value> end = game_.Primitive(p)) {
+      value = *end;
+      ++c.terminal;
+      if (value == Value::kDraw) {
+        ++c.full_draws;
+      } else {
+        const bool x_won = (value == Value::kWin) == (p.side_to_move() == 0);
+        ++(x_won ? c.x_wins : c.o_wins);
+      }
+    } else {
+      walker.PrepareChildren();
+      int best = -(1 << 20);
+      uint8_t best_child = 0;
+      for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
+        const int cell = absl::countr_zero(s);
+        const uint8_t child = child_layer_[walker.Child(cell) - child_offset_];
+        const int score = kChildScores.score[child];
+        if (score > best) {
+          best = score;
+          best_child = child;
+          *move = cell;
+          if (child == kWinAtOnce) break;  // nothing is better
+        }
+      }
+      value = Negate(static_cast<Value>(best_child >> kRemotenessBits));
+      assert(value != Value::kUnreachable);
+      plies = (best_child & kMaxRemoteness) + 1;
+    }
+    ++(value == Value::kWin    ? c.wins
+       : value == Value::kDraw ? c.draws
+                               : c.losses);
+    return RecordArrays::Details(value, plies);
+  }
+
+  void AddCounts(int stones, const Counts& counts) {
+    SolveStats& stats = solution_.stats;
+    stats.per_ply[stones] = counts.reachable;
+    stats.reachable += counts.reachable;
+    stats.terminal += counts.terminal;
+    stats.x_wins += counts.x_wins;
+    stats.o_wins += counts.o_wins;
+    stats.full_draws += counts.full_draws;
+    stats.wins += counts.wins;
+    stats.draws += counts.draws;
+    stats.losses += counts.losses;
+  }
+
+  // The values of a solved layer into the 2-bit section, or into the compact
+  // layout (even layers only); the empty board's into the stats.
+  void StoreValues(int stones, const std::vector<uint8_t>& layer) {
+    const uint64_t offset = index_.layer_offset(stones);
+    if (!compact_) {
+      for (uint64_t i = 0; i < layer.size(); ++i) {
+        if (layer[i] != 0) {
+          solution_.records.SetValue(
+              offset + i, static_cast<Value>(layer[i] >> kRemotenessBits));
+        }
+      }
+    } else if (stones % 2 == 0) {
+      const uint64_t first = layout_.Entry(offset, stones);
+      for (uint64_t i = 0; i < layer.size(); ++i) {
+        if (layer[i] != 0) {
+          CompactLayout::Put(solution_.compact.data(), first + i,
+                             static_cast<Value>(layer[i] >> kRemotenessBits));
+        }
+      }
+    }
+    if (stones == 0) {
+      solution_.stats.start_value =
+          static_cast<Value>(layer[0] >> kRemotenessBits);
+      solution_.stats.start_remoteness = layer[0] & kMaxRemoteness;
+    }
+  }
+
+  const Game& game_;
+  const PositionIndex& index_;
+  Solution& solution_;
+  const bool compact_;
+  const bool forward_;
+  const int threads_;
+  const CompactLayout layout_;
+  Progress progress_;
+  std::vector<uint64_t> reached_;    // forward pass: one bit an index
+  std::vector<uint8_t> child_layer_;  // bytes of the layer below
+  uint64_t child_offset_ = 0;         // its first index
+};
+
+}  // namespace
+
+absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const PositionIndex index(game);
+  const bool forward =
+      !game.reachability_is_local() || options.forward_reachability;
+  const uint64_t bytes = BytesNeeded(game, index, options.compact, forward);
+  if (bytes > options.max_bytes) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "solving %s needs %.1f GiB for %u indexed positions; the limit is "
+        "%.1f GiB%s",
+        game.spec().Name(), bytes / 1073741824.0, index.size(),
+        options.max_bytes / 1073741824.0,
+        options.compact ? "" : " (the compact layout needs less)"));
+  }
+  Solution solution(game, options.compact);
+  {
+    LayeredSolver solver(options, solution);
+    solver.MarkReachable();
+    for (int stones = game.cells(); stones >= 0; --stones) {
+      solver.SolveLayer(stones);
+    }
+  }
+  solution.stats.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return solution;
+}
+
+}  // namespace mnk
