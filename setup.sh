@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh Debian 12 machine (idempotent;
 # run as root or with sudo). Nothing is downloaded at build time: Bazel 4.2.3,
-# Abseil, GoogleTest, Google Benchmark and zlib all come from Debian.
+# Abseil, GoogleTest, Google Benchmark, zlib and nlohmann-json all come from
+# Debian.
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,7 @@ packages=(
   libgtest-dev           # GoogleTest
   libbenchmark-dev       # Google Benchmark
   zlib1g-dev             # crc32 for table checksums
+  nlohmann-json3-dev     # JSON output, and JSON read back in tests
   clang                  # libFuzzer targets and sanitizer builds
   libclang-rt-14-dev     # clang's sanitizer and fuzzer runtimes
   clang-format           # the style check in CI

@@ -1,7 +1,7 @@
 // The play binary answering one position, from process start to exit.
 //
-//   bazel run -c opt //player:play_benchmark -- --benchmark_repetitions=9 \
-//       --benchmark_report_aggregates_only
+//   bazel run //player:play_benchmark -- --benchmark_repetitions=9
+//   (add --benchmark_report_aggregates_only for the medians alone)
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>

@@ -159,7 +159,8 @@ int Main(const char* argv0) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "plays or answers positions of an m,n,k game from its table: play "
-      "[--table=FILE] [--misere] [--first=human|ai] [--mark=X|O] [--position=P [--json]] "
+      "[--table=FILE] [--misere] [--first=human|ai] [--mark=X|O] [--position=P "
+      "[--json]] "
       "[--batch [--json]]");
   for (int i = 1; i < argc; ++i) {
     const absl::string_view arg = argv[i];

@@ -18,7 +18,8 @@ namespace {
 // Text into JSON: valid UTF-8 stays as it is; invalid bytes become U+FFFD
 // instead of an exception.
 std::string Dump(const nlohmann::ordered_json& j) {
-  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+  return j.dump(-1, ' ', false,
+                nlohmann::ordered_json::error_handler_t::replace) +
          "\n";
 }
 
@@ -102,8 +103,10 @@ std::string AnalysisText(const Game& game, const Analysis& a) {
 }
 
 nlohmann::ordered_json GameJson(const GameSpec& spec) {
-  return {{"width", spec.width},     {"height", spec.height},
-          {"k", spec.k},             {"gravity", spec.gravity},
+  return {{"width", spec.width},
+          {"height", spec.height},
+          {"k", spec.k},
+          {"gravity", spec.gravity},
           {"misere", spec.misere}};
 }
 
@@ -118,11 +121,11 @@ std::string AnalysisJson(const Game& game, const Analysis& a) {
       {"value", std::string(ValueName(a.record.value))},
       {"remoteness", Remoteness(a.record.remoteness)},
       {"best_move", over ? nlohmann::ordered_json(nullptr)
-                        : nlohmann::ordered_json(a.record.best_move)},
+                         : nlohmann::ordered_json(a.record.best_move)},
   };
   if (gravity) {
-    j["best_column"] =
-        over ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(a.record.best_move % m);
+    j["best_column"] = over ? nlohmann::ordered_json(nullptr)
+                            : nlohmann::ordered_json(a.record.best_move % m);
   }
   nlohmann::ordered_json moves = nlohmann::ordered_json::array();
   for (const MoveEval& e : a.moves) {
@@ -135,7 +138,6 @@ std::string AnalysisJson(const Game& game, const Analysis& a) {
   j["moves"] = std::move(moves);
   return Dump(j);
 }
-
 
 std::string AnalysisLine(const Game& game, const Analysis& a) {
   std::vector<std::string> moves;
@@ -318,8 +320,8 @@ class Session {
       out_ << "Game abandoned.\n";
       return false;
     } else if (word == "help" || word == "?") {
-      out_ << "This is " << game_.spec().Name() << ": " << Rule()
-           << ". Type a " << unit_ << " number (0-" << last_choice_
+      out_ << "This is " << game_.spec().Name() << ": " << Rule() << ". Type a "
+           << unit_ << " number (0-" << last_choice_
            << ") to play there; hint shows the best move; eval shows every "
               "move's value and remoteness (plies to the end with perfect "
               "play); quit ends the game.\n";
@@ -372,7 +374,8 @@ class Session {
   std::string Result() const {
     const Value end = *game_.Primitive(p_);
     if (end == Value::kDraw) return "Draw.";
-    const bool human_won = (end == Value::kWin) == (p_.side_to_move() == human_side_);
+    const bool human_won =
+        (end == Value::kWin) == (p_.side_to_move() == human_side_);
     return human_won ? "You win." : "I win.";
   }
 

@@ -1,11 +1,11 @@
 // Solver and live-search speed.
 //
-//   bazel run -c opt //solver:solver_benchmark -- --benchmark_repetitions=9 \
-//       --benchmark_report_aggregates_only
+//   bazel run //solver:solver_benchmark -- --benchmark_repetitions=9
+//   (add --benchmark_report_aggregates_only for the medians alone)
 #include "benchmark/benchmark.h"
 #include "solver/game/game.h"
-#include "solver/search/search.h"
 #include "solver/retrograde/solver.h"
+#include "solver/search/search.h"
 
 namespace mnk {
 namespace {

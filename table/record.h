@@ -89,8 +89,8 @@ struct RecordView {
   // The whole record, from the details section.
   Record Get(uint64_t i) const {
     const uint8_t* d = details + 2 * i;
-    return {static_cast<Value>(d[0] >> kRemotenessBits),
-            d[0] & kMaxRemoteness, d[1]};
+    return {static_cast<Value>(d[0] >> kRemotenessBits), d[0] & kMaxRemoteness,
+            d[1]};
   }
 };
 

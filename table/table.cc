@@ -15,8 +15,8 @@
 #include <new>
 #include <vector>
 
-#include "absl/numeric/bits.h"
 #include "absl/cleanup/cleanup.h"
+#include "absl/numeric/bits.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -61,7 +61,8 @@ void EmitTable(const GameSpec& spec, Layout layout, uint64_t entries,
   header[12] = static_cast<uint8_t>(spec.width);
   header[13] = static_cast<uint8_t>(spec.height);
   header[14] = static_cast<uint8_t>(spec.k);
-  header[15] = (spec.gravity ? kFlagGravity : 0) | (spec.misere ? kFlagMisere : 0);
+  header[15] =
+      (spec.gravity ? kFlagGravity : 0) | (spec.misere ? kFlagMisere : 0);
   header[16] = kIndexingScheme;
   header[17] = static_cast<uint8_t>(layout);
   PutLe(header + 20, kTableHeaderSize, 4);
@@ -162,7 +163,8 @@ absl::Status Write(const std::string& path, const GameSpec& spec, Layout layout,
   if (close(fd) != 0 && error == 0) error = errno;
   fd = -1;
   if (error == 0 && rename(temp.c_str(), path.c_str()) != 0) error = errno;
-  if (error != 0) return ErrnoStatus(error, absl::StrCat("cannot write ", path));
+  if (error != 0)
+    return ErrnoStatus(error, absl::StrCat("cannot write ", path));
   return absl::OkStatus();
 }
 
@@ -277,7 +279,8 @@ absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
   spec.misere = (data[15] & kFlagMisere) != 0;
   absl::StatusOr<Game> game = Game::Create(spec);
   const Layout layout = static_cast<Layout>(data[17]);
-  if (!game.ok() || (data[15] & ~(kFlagGravity | kFlagMisere)) != 0 || data[16] != kIndexingScheme ||
+  if (!game.ok() || (data[15] & ~(kFlagGravity | kFlagMisere)) != 0 ||
+      data[16] != kIndexingScheme ||
       (layout != Layout::kFull && layout != Layout::kCompact) ||
       GetLe(data + 18, 2) != 0 || GetLe(data + 20, 4) != kTableHeaderSize) {
     return absl::DataLossError(absl::StrFormat(

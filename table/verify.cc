@@ -21,20 +21,21 @@ std::vector<uint64_t> MarkReachable(const Game& game,
   reached[0] = 1;  // the empty board
   for (int stones = 0; stones < game.cells(); ++stones) {
     const uint64_t first = index.layer_offset(stones);
-    ParallelChunks(index.layer_size(stones), kChunk, threads,
-             [&](uint64_t begin, uint64_t end, int) {
-               for (uint64_t i = first + begin; i < first + end; ++i) {
-                 if ((reached[i >> 6] >> (i & 63) & 1) == 0) continue;
-                 const Position p = index.At(i);
-                 if (game.IsTerminal(p)) continue;
-                 for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
-                   const uint64_t c =
-                       index.Index(Game::Play(p, absl::countr_zero(s)));
-                   __atomic_fetch_or(&reached[c >> 6], uint64_t{1} << (c & 63),
-                                     __ATOMIC_RELAXED);
-                 }
-               }
-             });
+    ParallelChunks(
+        index.layer_size(stones), kChunk, threads,
+        [&](uint64_t begin, uint64_t end, int) {
+          for (uint64_t i = first + begin; i < first + end; ++i) {
+            if ((reached[i >> 6] >> (i & 63) & 1) == 0) continue;
+            const Position p = index.At(i);
+            if (game.IsTerminal(p)) continue;
+            for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+              const uint64_t c =
+                  index.Index(Game::Play(p, absl::countr_zero(s)));
+              __atomic_fetch_or(&reached[c >> 6], uint64_t{1} << (c & 63),
+                                __ATOMIC_RELAXED);
+            }
+          }
+        });
   }
   return reached;
 }
@@ -57,8 +58,8 @@ Expected Derive(const Table& table, const Position& p) {
     // Values only: the best of the children's derived values.
     Value best = Value::kUnreachable;
     for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
-      best = std::max(best,
-                      Negate(table.ValueOf(Game::Play(p, absl::countr_zero(s)))));
+      best = std::max(
+          best, Negate(table.ValueOf(Game::Play(p, absl::countr_zero(s)))));
     }
     return {{best, kUnknownRemoteness, kNoMove}, ""};
   }
@@ -110,63 +111,63 @@ VerifyReport VerifyRecords(const Table& table, int threads,
   };
   std::mutex mu;
   VerifyReport total;
-  ParallelChunks(index.size(), kChunk, threads,
-                 [&](uint64_t begin, uint64_t end, int) {
-    VerifyReport mine;
-    std::vector<std::string> errors;
-    for (uint64_t i = begin; i < end; ++i) {
-      const Position p = index.At(i);
-      const int stones = p.stones();
-      ++mine.indices;
-      const bool live = reachable(i, p);
-      mine.reachable += live;
-      // A compact table stores even layers only: odd ones have no record.
-      if (!full && stones % 2 == 1) continue;
-      const Record stored = full ? table.view().Get(i)
-                                 : Record{table.CompactValue(i, stones),
-                                          kUnknownRemoteness, kNoMove};
-      std::string problem;
-      if (!live) {
-        // Unreachable: a full table marks it so; a compact one holds 0
-        // (loss) there.
-        if (stored.value != (full ? Value::kUnreachable : Value::kLoss)) {
-          problem = "an unreachable position has a record";
+  ParallelChunks(
+      index.size(), kChunk, threads, [&](uint64_t begin, uint64_t end, int) {
+        VerifyReport mine;
+        std::vector<std::string> errors;
+        for (uint64_t i = begin; i < end; ++i) {
+          const Position p = index.At(i);
+          const int stones = p.stones();
+          ++mine.indices;
+          const bool live = reachable(i, p);
+          mine.reachable += live;
+          // A compact table stores even layers only: odd ones have no record.
+          if (!full && stones % 2 == 1) continue;
+          const Record stored = full ? table.view().Get(i)
+                                     : Record{table.CompactValue(i, stones),
+                                              kUnknownRemoteness, kNoMove};
+          std::string problem;
+          if (!live) {
+            // Unreachable: a full table marks it so; a compact one holds 0
+            // (loss) there.
+            if (stored.value != (full ? Value::kUnreachable : Value::kLoss)) {
+              problem = "an unreachable position has a record";
+            }
+          } else if (full && stored.value == Value::kUnreachable) {
+            problem = "a reachable position is marked unreachable";
+          } else {
+            ++mine.checked;
+            mine.terminal += game.IsTerminal(p);
+            const Expected expected = Derive(table, p);
+            if (!expected.problem.empty()) {
+              problem = expected.problem;
+            } else if (!(expected.record == stored)) {
+              problem = absl::StrCat("stored ", Describe(stored),
+                                     ", its children give ",
+                                     Describe(expected.record));
+            }
+          }
+          if (!problem.empty()) {
+            ++mine.errors;
+            if (errors.size() < 10) {
+              errors.push_back(absl::StrCat("index ", i, " ", game.Format(p),
+                                            ": ", problem));
+            }
+          }
         }
-      } else if (full && stored.value == Value::kUnreachable) {
-        problem = "a reachable position is marked unreachable";
-      } else {
-        ++mine.checked;
-        mine.terminal += game.IsTerminal(p);
-        const Expected expected = Derive(table, p);
-        if (!expected.problem.empty()) {
-          problem = expected.problem;
-        } else if (!(expected.record == stored)) {
-          problem =
-              absl::StrCat("stored ", Describe(stored), ", its children give ",
-                           Describe(expected.record));
+        if (progress) progress(end - begin);
+        std::lock_guard<std::mutex> lock(mu);
+        total.indices += mine.indices;
+        total.reachable += mine.reachable;
+        total.checked += mine.checked;
+        total.terminal += mine.terminal;
+        total.errors += mine.errors;
+        for (std::string& e : errors) {
+          if (total.first_errors.size() < 10) {
+            total.first_errors.push_back(std::move(e));
+          }
         }
-      }
-      if (!problem.empty()) {
-        ++mine.errors;
-        if (errors.size() < 10) {
-          errors.push_back(
-              absl::StrCat("index ", i, " ", game.Format(p), ": ", problem));
-        }
-      }
-    }
-    if (progress) progress(end - begin);
-    std::lock_guard<std::mutex> lock(mu);
-    total.indices += mine.indices;
-    total.reachable += mine.reachable;
-    total.checked += mine.checked;
-    total.terminal += mine.terminal;
-    total.errors += mine.errors;
-    for (std::string& e : errors) {
-      if (total.first_errors.size() < 10) {
-        total.first_errors.push_back(std::move(e));
-      }
-    }
-  });
+      });
   return total;
 }
 

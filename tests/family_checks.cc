@@ -1,6 +1,7 @@
 #include "tests/family_checks.h"
 
 #include <random>
+#include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -28,6 +29,46 @@ uint64_t EnumerateReachable(const Game& game) {
     }
   }
   return seen.size();
+}
+
+uint64_t CheckAgainstOracle(const Solution& s) {
+  const Game& game = s.game;
+  const GameSpec& spec = game.spec();
+  const oracle::Solved solved = oracle::SolveNaively(spec);
+  const RecordView view = s.records.view();
+  uint64_t checked = 0;
+  int reported = 0;
+  for (uint64_t i = 0; i < view.size && reported < kMaxReported; ++i) {
+    const Record r = view.Get(i);
+    if (r.value == Value::kUnreachable) continue;
+    const Position p = s.index.At(i);
+    std::string board(spec.cells(), '.');
+    for (int cell = 0; cell < spec.cells(); ++cell) {
+      if (p.x >> cell & 1) board[cell] = 'X';
+      if (p.o >> cell & 1) board[cell] = 'O';
+    }
+    const auto it = solved.find(board);
+    if (it == solved.end()) {
+      ADD_FAILURE() << board << ": reachable in the table, not by the oracle";
+      ++reported;
+      continue;
+    }
+    const oracle::Result& o = it->second;
+    const int move = o.best_move == oracle::kNoBestMove ? kNoMove : o.best_move;
+    if (r.value != o.value || r.remoteness != o.remoteness ||
+        r.best_move != move) {
+      ADD_FAILURE() << board << ": table " << ValueName(r.value) << " in "
+                    << r.remoteness << " move " << r.best_move << ", oracle "
+                    << ValueName(o.value) << " in " << o.remoteness << " move "
+                    << move;
+      ++reported;
+    }
+    ++checked;
+  }
+  // Every table position is the oracle's; equal counts make the sets equal.
+  EXPECT_EQ(checked, solved.size()) << "positions reachable by the oracle";
+  EXPECT_EQ(s.stats.reachable, solved.size());
+  return checked;
 }
 
 uint64_t CheckAllAgainstSearch(const Solution& s) {

@@ -10,28 +10,39 @@
 #include <cstdint>
 
 #include "solver/game/game.h"
-#include "solver/search/search.h"
 #include "solver/retrograde/solver.h"
+#include "solver/search/search.h"
 #include "table/table.h"
+#include "tests/oracle.h"
 
 namespace mnk {
 
 // The best move policy applied to live-searched children: best value,
 // fewest plies to a win / most plies to a loss, lowest cell; kNoMove when
 // the game is over. `search(position)` returns a SearchResult.
+// The comparator is the oracle's (tests/oracle.h), not the solver's.
 template <typename Search>
 int PolicyMoveBySearch(const Game& game, const Position& p, Search&& search) {
-  int best_cell = kNoMove, best_score = -(1 << 20);
+  int best_cell = kNoMove;
+  Value best_value = Value::kUnreachable;
+  int best_plies = 0;
   for (int cell : game.LegalMoves(p)) {
     const SearchResult child = search(Game::Play(p, cell));
-    const int score = PolicyScore(Negate(child.value), child.remoteness + 1);
-    if (score > best_score) {
-      best_score = score;
+    const Value v = Negate(child.value);
+    if (best_cell == kNoMove ||
+        oracle::BetterMove(v, child.remoteness + 1, best_value, best_plies)) {
       best_cell = cell;
+      best_value = v;
+      best_plies = child.remoteness + 1;
     }
   }
   return best_cell;
 }
+
+// Every record of `solution` against the naive oracle (tests/oracle.h): the
+// set of positions marked reachable, and every value, remoteness and best
+// move. Reports failures through GoogleTest; returns the positions checked.
+uint64_t CheckAgainstOracle(const Solution& solution);
 
 // Positions reachable from the empty board by legal moves, stopping at
 // terminal ones, counted with a hash set.

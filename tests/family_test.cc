@@ -9,38 +9,92 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "solver/game/game.h"
-#include "solver/search/search.h"
 #include "solver/retrograde/solver.h"
+#include "solver/search/search.h"
 #include "tests/family_checks.h"
 
 namespace mnk {
 namespace {
 
-// Every board with at most 12 cells, every k, with and without gravity:
-// every reachable record equals live alpha-beta (plain below 10 cells, with a
-// transposition table above), and the reachable count equals a depth-first
-// enumeration from the empty board.
-TEST(FamilyTest, EveryBoardUpTo12CellsMatchesLiveSearch) {
-  int boards = 0;
-  uint64_t positions = 0;
+// Every board with at most 12 cells, every k, with and without gravity.
+std::vector<GameSpec> SmallBoards(bool misere) {
+  std::vector<GameSpec> boards;
   for (int m = 1; m <= 12; ++m) {
     for (int n = 1; m * n <= 12; ++n) {
       for (int k = 1; k <= std::max(m, n); ++k) {
         for (bool gravity : {false, true}) {
-          const Game game = *Game::Create({m, n, k, gravity});
-          SCOPED_TRACE(game.spec().Name());
-          absl::StatusOr<Solution> s = Solve(game, {2});
-          ASSERT_TRUE(s.ok()) << s.status();
-          ASSERT_EQ(s->stats.reachable, EnumerateReachable(game));
-          positions += CheckAllAgainstSearch(*s);
-          ++boards;
+          boards.push_back({m, n, k, gravity, misere});
         }
       }
     }
   }
-  EXPECT_EQ(boards, 408);
-  std::printf("checked %d boards, %llu positions\n", boards,
+  return boards;
+}
+
+// Every reachable record equals live alpha-beta (plain below 10 cells, with
+// a transposition table above), and the reachable count equals a
+// depth-first enumeration from the empty board: the normal game and misère.
+void CheckSmallBoardsAgainstSearch(bool misere) {
+  uint64_t positions = 0;
+  const std::vector<GameSpec> boards = SmallBoards(misere);
+  for (const GameSpec& spec : boards) {
+    const Game game = *Game::Create(spec);
+    SCOPED_TRACE(spec.Name());
+    absl::StatusOr<Solution> s = Solve(game, {2});
+    ASSERT_TRUE(s.ok()) << s.status();
+    ASSERT_EQ(s->stats.reachable, EnumerateReachable(game));
+    positions += CheckAllAgainstSearch(*s);
+  }
+  EXPECT_EQ(boards.size(), 408u);
+  std::printf("checked %zu boards, %llu positions\n", boards.size(),
               static_cast<unsigned long long>(positions));
+}
+
+TEST(FamilyTest, EveryBoardUpTo12CellsMatchesLiveSearch) {
+  CheckSmallBoardsAgainstSearch(/*misere=*/false);
+}
+
+TEST(FamilyTest, EveryMisereBoardUpTo12CellsMatchesLiveSearch) {
+  CheckSmallBoardsAgainstSearch(/*misere=*/true);
+}
+
+// The oracles that share nothing with the solver: the set of reachable
+// positions and every record, normal and misère, on every small board.
+TEST(FamilyTest, EveryBoardUpTo12CellsMatchesTheNaiveOracle) {
+  uint64_t positions = 0;
+  int boards = 0;
+  for (bool misere : {false, true}) {
+    for (const GameSpec& spec : SmallBoards(misere)) {
+      const Game game = *Game::Create(spec);
+      SCOPED_TRACE(spec.Name());
+      absl::StatusOr<Solution> s = Solve(game, {2});
+      ASSERT_TRUE(s.ok()) << s.status();
+      positions += CheckAgainstOracle(*s);
+      ++boards;
+    }
+  }
+  EXPECT_EQ(boards, 816);
+  // Normal and misère reach the same positions: play stops at the first
+  // line either way.
+  EXPECT_EQ(positions, 2 * 8336004u);
+}
+
+// Published: misère tic-tac-toe is a draw, and the centre is the first
+// player's only opening move that does not lose.
+TEST(FamilyTest, MisereTicTacToe) {
+  const Game game = *Game::Create({3, 3, 3, false, /*misere=*/true});
+  absl::StatusOr<Solution> s = Solve(game, {2});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->stats.start_value, Value::kDraw);
+  EXPECT_EQ(s->stats.reachable, 5478u);
+  const PositionIndex& index = s->index;
+  const RecordView view = s->records.view();
+  EXPECT_EQ(view.Get(0).best_move, 4);
+  for (int cell = 0; cell < 9; ++cell) {
+    const Record r = view.Get(index.Index(Game::Play(Position{}, cell)));
+    EXPECT_EQ(Negate(r.value), cell == 4 ? Value::kDraw : Value::kLoss)
+        << "X opens on cell " << cell;
+  }
 }
 
 struct Published {
@@ -64,7 +118,9 @@ TEST(FamilyTest, PublishedValues) {
     absl::StatusOr<Solution> s = Solve(game, {2});
     ASSERT_TRUE(s.ok()) << s.status();
     EXPECT_EQ(s->records.view().Get(0).value, p.start);
-    if (p.reachable != 0) EXPECT_EQ(s->stats.reachable, p.reachable);
+    if (p.reachable != 0) {
+      EXPECT_EQ(s->stats.reachable, p.reachable);
+    }
   }
 }
 

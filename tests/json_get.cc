@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
   int status = 0;
   std::string line;
   while (std::getline(std::cin, line)) {
-    const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(line, nullptr, false);
+    const nlohmann::ordered_json doc =
+        nlohmann::ordered_json::parse(line, nullptr, false);
     if (doc.is_discarded()) {
       std::cout << "<invalid>\n";
       status = 1;
@@ -22,7 +23,8 @@ int main(int argc, char** argv) {
     }
     for (int i = 1; i < argc; ++i) {
       const nlohmann::ordered_json::json_pointer pointer(argv[i]);
-      std::cout << (doc.contains(pointer) ? doc.at(pointer).dump() : "<missing>")
+      std::cout << (doc.contains(pointer) ? doc.at(pointer).dump()
+                                          : "<missing>")
                 << "\n";
     }
   }

@@ -213,8 +213,8 @@ absl::Status Game::Validate(const Position& p) const {
       return absl::InvalidArgumentError("stones overlap or lie off the board");
     case Illegal::kCounts:
       return absl::InvalidArgumentError(absl::StrCat(
-          "impossible piece counts: X has ", absl::popcount(p.x),
-          " and O has ", absl::popcount(p.o),
+          "impossible piece counts: X has ", absl::popcount(p.x), " and O has ",
+          absl::popcount(p.o),
           "; X moves first, so X has as many stones as O or one more"));
     case Illegal::kBothLines:
       return absl::InvalidArgumentError(

@@ -133,13 +133,13 @@ using Symmetry = std::array<int8_t, kMaxGravityCells>;
 // Why a position is not legal (Game::Check); kLegal when it is.
 enum class Illegal {
   kLegal,
-  kOffBoard,           // overlapping stones or stones off the board
-  kCounts,             // X has neither as many stones as O nor one more
-  kBothLines,          // both players have k in a row
-  kMoverLine,          // the side to move has a line: play went on after it
-  kUnexplainedLines,   // no single last stone made every line of the winner
-  kFloating,           // gravity: a stone with an empty cell below it
-  kNoOrder,            // gravity: no order of moves builds the position
+  kOffBoard,          // overlapping stones or stones off the board
+  kCounts,            // X has neither as many stones as O nor one more
+  kBothLines,         // both players have k in a row
+  kMoverLine,         // the side to move has a line: play went on after it
+  kUnexplainedLines,  // no single last stone made every line of the winner
+  kFloating,          // gravity: a stone with an empty cell below it
+  kNoOrder,           // gravity: no order of moves builds the position
 };
 
 class Game {
@@ -172,11 +172,7 @@ class Game {
   // without a line, a draw; nullopt while the game goes on. `p` must be
   // legal.
   std::optional<Value> Primitive(const Position& p) const {
-    if (HasLine(p.last_mover())) {
-      return spec_.misere ? Value::kWin : Value::kLoss;
-    }
-    if (p.occupied() == full_) return Value::kDraw;
-    return std::nullopt;
+    return PrimitiveGivenLine(p, HasLine(p.last_mover()));
   }
   bool IsTerminal(const Position& p) const {
     return p.occupied() == full_ || HasLine(p.last_mover());
@@ -215,7 +211,11 @@ class Game {
   // one last stone that made every line of the winner (no gravity). Without
   // gravity a position is reachable exactly when it passes; with gravity
   // reachability also needs an order of moves (IsReachable).
-  Illegal Check(const Position& p) const {
+  //
+  // With `primitive` given, a legal position's Primitive() is stored there
+  // too, so that the solver's inner loop tests each player's lines once.
+  Illegal Check(const Position& p,
+                std::optional<Value>* primitive = nullptr) const {
     if ((p.x & p.o) != 0 || (p.occupied() & ~full_) != 0) {
       return Illegal::kOffBoard;
     }
@@ -229,14 +229,12 @@ class Game {
     if (spec_.gravity) {
       const uint32_t floating =
           p.occupied() & ~bottom_row_ & ~(p.occupied() >> spec_.width);
-      return floating != 0 ? Illegal::kFloating : Illegal::kLegal;
+      if (floating != 0) return Illegal::kFloating;
+    } else if (last_line && !OneStoneMadeEveryLine(p.last_mover())) {
+      return Illegal::kUnexplainedLines;
     }
-    if (!last_line) return Illegal::kLegal;
-    const uint32_t last = p.last_mover();
-    for (uint32_t s = last; s != 0; s &= s - 1) {
-      if (!HasLine(last & ~(s & -s))) return Illegal::kLegal;
-    }
-    return Illegal::kUnexplainedLines;
+    if (primitive != nullptr) *primitive = PrimitiveGivenLine(p, last_line);
+    return Illegal::kLegal;
   }
   bool IsLegal(const Position& p) const { return Check(p) == Illegal::kLegal; }
   // True when the local test decides reachability (no gravity).
@@ -261,6 +259,20 @@ class Game {
 
  private:
   explicit Game(const GameSpec& spec);
+  std::optional<Value> PrimitiveGivenLine(const Position& p,
+                                          bool last_line) const {
+    if (last_line) return spec_.misere ? Value::kWin : Value::kLoss;
+    if (p.occupied() == full_) return Value::kDraw;
+    return std::nullopt;
+  }
+  // True when removing one of `stones` leaves no line: a single last move
+  // made every line.
+  bool OneStoneMadeEveryLine(uint32_t stones) const {
+    for (uint32_t s = stones; s != 0; s &= s - 1) {
+      if (!HasLine(stones & ~(s & -s))) return true;
+    }
+    return false;
+  }
   bool GravityOrderExists(const Position& p) const;
   uint32_t ColumnMask(int column) const;
 

@@ -57,8 +57,8 @@ TEST(GameTest, CheckNamesTheBrokenRule) {
   // 4,4,3: X has two lines sharing no stone (rows 0 and 3): no single last
   // move made both.
   const Game four = MakeGame(4, 4, 3);
-  EXPECT_EQ(four.Check({0x7007, (1u << 4) | (1u << 5) | (1u << 7) |
-                                    (1u << 9) | (1u << 11)}),
+  EXPECT_EQ(four.Check({0x7007, (1u << 4) | (1u << 5) | (1u << 7) | (1u << 9) |
+                                    (1u << 11)}),
             Illegal::kUnexplainedLines);
   const Game gravity = MakeGame(3, 3, 3, true);
   EXPECT_EQ(gravity.Check({0b000000001, 0}), Illegal::kFloating);
@@ -89,10 +89,10 @@ TEST(GameTest, Symmetries) {
   EXPECT_EQ(images[0], "X.O/.X./...");  // the identity comes first
   std::sort(images.begin(), images.end());
   // Eight different images: X on each corner, O on either corner next to it.
-  EXPECT_EQ(images, (std::vector<std::string>{
-                        ".../.X./O.X", ".../.X./X.O", "..O/.X./..X",
-                        "..X/.X./..O", "O../.X./X..", "O.X/.X./...",
-                        "X../.X./O..", "X.O/.X./..."}));
+  EXPECT_EQ(images,
+            (std::vector<std::string>{
+                ".../.X./O.X", ".../.X./X.O", "..O/.X./..X", "..X/.X./..O",
+                "O../.X./X..", "O.X/.X./...", "X../.X./O..", "X.O/.X./..."}));
   // Gravity: the mirror keeps stones on the floor.
   const Game c4 = MakeGame(4, 4, 4, true);
   const Position q = *c4.Parse("..../..../X.../XO..");

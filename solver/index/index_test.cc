@@ -1,7 +1,6 @@
 #include "solver/index/index.h"
 
 #include <cstdint>
-
 #include <vector>
 
 #include "absl/numeric/bits.h"

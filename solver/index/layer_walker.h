@@ -105,7 +105,8 @@ class LayerWalker {
     // or above jc up by one; an O stone there also takes index t.
     int s[kMaxGravityCells];
     int count = 0;
-    for (uint32_t b = slots; b != 0; b &= b - 1) s[count++] = absl::countr_zero(b);
+    for (uint32_t b = slots; b != 0; b &= b - 1)
+      s[count++] = absl::countr_zero(b);
     low_pattern_[0] = 0;
     for (int i = 0; i < count; ++i) {
       low_pattern_[i + 1] =

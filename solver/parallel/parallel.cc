@@ -34,9 +34,9 @@ void Progress::Run() {
 }
 
 void Progress::Draw() {
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start_)
-                             .count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
+          .count();
   const uint64_t done = done_.load();
   const double rate = seconds > 0 ? done / seconds : 0;
   const double left = rate > 0 ? (total_ - std::min(done, total_)) / rate : 0;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/numeric/bits.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
@@ -36,8 +37,9 @@ struct ChildScores {
 };
 const ChildScores kChildScores;
 
-// Counts kept per worker and added up after each layer.
-struct Counts {
+// Counts kept per worker and added up after each layer; a cache line each,
+// so that workers do not share one.
+struct alignas(64) Counts {
   uint64_t reachable = 0, terminal = 0, x_wins = 0, o_wins = 0, full_draws = 0,
            wins = 0, draws = 0, losses = 0;
   void Add(const Counts& c) {
@@ -53,8 +55,8 @@ struct Counts {
 };
 
 // The memory a solve needs (see Solve in solver.h).
-uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
-                     bool compact, bool forward) {
+uint64_t BytesNeeded(const Game& game, const PositionIndex& index, bool compact,
+                     bool forward) {
   uint64_t widest = 0;
   for (int l = 0; l <= game.cells(); ++l) {
     widest = std::max(widest, index.layer_size(l));
@@ -89,8 +91,8 @@ class LayeredSolver {
     reached_[0] = 1;  // the empty board, index 0
     for (int stones = 0; stones < game_.cells(); ++stones) {
       progress_.SetPhase("marking", stones);
-      ForShapes(stones, [&](LayerWalker& walker, uint64_t i,
-                            const Position& p, Counts&) {
+      ForShapes(stones, [&](LayerWalker& walker, uint64_t i, const Position& p,
+                            Counts&) {
         if (!IsReached(i) || game_.IsTerminal(p)) return;
         walker.PrepareChildren();
         for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
@@ -108,16 +110,23 @@ class LayeredSolver {
     progress_.SetPhase("solving", stones);
     const uint64_t offset = index_.layer_offset(stones);
     std::vector<uint8_t> layer(index_.layer_size(stones), 0);
-    const Counts counts = ForShapes(
-        stones, [&](LayerWalker& walker, uint64_t i, const Position& p,
-                    Counts& c) {
-          if (!(forward_ ? IsReached(i) : game_.IsLegal(p))) {
+    // Copies: byte stores could alias the vector and the members, which
+    // would then be reloaded for every position.
+    uint8_t* const bytes = layer.data();
+    const Counts counts =
+        ForShapes(stones, [&, bytes, offset](LayerWalker& walker, uint64_t i,
+                                             const Position& p, Counts& c) {
+          std::optional<Value> end;
+          const bool reachable =
+              forward_ ? IsReached(i) : game_.Check(p, &end) == Illegal::kLegal;
+          if (!reachable) {
             if (!compact_) solution_.records.SetDetails(i, 0, kNoMove);
             return;
           }
+          if (forward_) end = game_.Primitive(p);
           int move = kNoMove;
-          const uint8_t byte = SolvePosition(walker, p, c, &move);
-          layer[i - offset] = byte;
+          const uint8_t byte = SolvePosition(walker, p, end, c, &move);
+          bytes[i - offset] = byte;
           if (!compact_) solution_.records.SetDetails(i, byte, move);
         });
     AddCounts(stones, counts);
@@ -144,9 +153,10 @@ class LayeredSolver {
     ParallelChunks(index_.shapes(stones), chunk, threads_,
                    [&](uint64_t begin, uint64_t end, int worker) {
                      LayerWalker walker(game_, index_, stones);
+                     Counts& mine = counts[worker];
                      walker.Walk(begin, end,
                                  [&](uint64_t i, const Position& p) {
-                                   visit(walker, i, p, counts[worker]);
+                                   visit(walker, i, p, mine);
                                  });
                      progress_.Add((end - begin) * patterns);
                    });
@@ -156,14 +166,16 @@ class LayeredSolver {
   }
 
   // The layer byte of a reachable position and its best move (*move stays
-  // kNoMove when the game is over): by the rules when the game is over,
-  // else the policy's best child.
-  uint8_t SolvePosition(LayerWalker& walker, const Position& p, Counts& c,
-                        int* move) {
+  // kNoMove when the game is over): by the rules (`end`, its Primitive())
+  // when the game is over, else the policy's best child.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE uint8_t SolvePosition(LayerWalker& walker,
+                                                     const Position& p,
+                                                     std::optional<Value> end,
+                                                     Counts& c, int* move) {
     ++c.reachable;
     Value value;
     int plies = 0;
-    if (const std::optional<Value> end = game_.Primitive(p)) {
+    if (end.has_value()) {
       value = *end;
       ++c.terminal;
       if (value == Value::kDraw) {
@@ -174,11 +186,15 @@ class LayeredSolver {
       }
     } else {
       walker.PrepareChildren();
+      // Locals: byte stores could alias the members, which would then be
+      // reloaded for every child.
+      const uint8_t* const children = child_layer_.data();
+      const uint64_t first_child = child_offset_;
       int best = -(1 << 20);
       uint8_t best_child = 0;
       for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
         const int cell = absl::countr_zero(s);
-        const uint8_t child = child_layer_[walker.Child(cell) - child_offset_];
+        const uint8_t child = children[walker.Child(cell) - first_child];
         const int score = kChildScores.score[child];
         if (score > best) {
           best = score;
@@ -245,7 +261,7 @@ class LayeredSolver {
   const int threads_;
   const CompactLayout layout_;
   Progress progress_;
-  std::vector<uint64_t> reached_;    // forward pass: one bit an index
+  std::vector<uint64_t> reached_;     // forward pass: one bit an index
   std::vector<uint8_t> child_layer_;  // bytes of the layer below
   uint64_t child_offset_ = 0;         // its first index
 };

@@ -22,7 +22,6 @@
 
 #include "solver/game/game.h"
 
-
 namespace mnk {
 
 // Plain minimax: +1 when the side to move wins, 0 for a draw, -1 for a loss.

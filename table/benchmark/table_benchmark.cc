@@ -1,9 +1,9 @@
 // Probe speed on the built tic-tac-toe table, or on the table named by the
 // environment variable MNK_TABLE.
 //
-//   bazel run -c opt //table:table_benchmark -- --benchmark_repetitions=9 \
-//       --benchmark_report_aggregates_only
-//   MNK_TABLE=/tmp/5x4k4.mnk bazel-bin/table/table_benchmark
+//   bazel run //table/benchmark:table_benchmark -- --benchmark_repetitions=9
+//   (add --benchmark_report_aggregates_only for the medians alone)
+//   MNK_TABLE=/tmp/5x4k4.mnk bazel-bin/table/benchmark/table_benchmark
 #include <cstdlib>
 #include <memory>
 #include <random>

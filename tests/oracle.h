@@ -1,0 +1,50 @@
+// Test oracles that share nothing with the solver, not even the game seam:
+// a naive line checker that walks the board cell by cell, its own move
+// generation, a forward enumeration of every reachable position from the
+// empty board, and a memoised negamax over it with its own best-move
+// comparator. Boards are strings of 'X', 'O' and '.', row-major from the
+// top-left, as position strings without '/'.
+//
+//   mnk::oracle::Solved s = mnk::oracle::SolveNaively({3, 3, 3});
+//   s.size();                    // 5478 reachable positions
+//   s.at(".........").value;     // kDraw
+#ifndef MNK_TESTS_ORACLE_H_
+#define MNK_TESTS_ORACLE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "solver/game/game.h"
+
+namespace mnk::oracle {
+
+// k in a row of `mark` anywhere on the board, found by trying every cell
+// and direction.
+bool NaiveHasLine(const GameSpec& spec, const std::string& board, char mark);
+
+// The cells the side to move may play (ascending), ignoring whether the
+// game is over: every empty cell, or with gravity the lowest empty cell of
+// each column.
+std::vector<int> NaiveMoves(const GameSpec& spec, const std::string& board);
+
+struct Result {
+  Value value;     // for the side to move
+  int remoteness;  // plies to the end under perfect play
+  int best_move;   // kNoBestMove when the game is over
+};
+inline constexpr int kNoBestMove = -1;
+
+// The best-move policy, written apart from the solver's: true when moving to
+// a child worth `a` (for the mover, `a` plies to the end) beats one worth
+// `b`. Better value first; among wins the fewest plies, among losses the
+// most. Ties keep the earlier (lower) cell, so callers scan cells upwards.
+bool BetterMove(Value a_value, int a_plies, Value b_value, int b_plies);
+
+// Every position reachable from the empty board, with its result.
+using Solved = absl::flat_hash_map<std::string, Result>;
+Solved SolveNaively(const GameSpec& spec);
+
+}  // namespace mnk::oracle
+
+#endif  // MNK_TESTS_ORACLE_H_
