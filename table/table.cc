@@ -242,11 +242,19 @@ absl::StatusOr<Table> Table::FromBytes(std::string bytes,
   return FromBuffer(std::move(buffer), expected, source);
 }
 
-absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
-                                        std::optional<GameSpec> expected,
-                                        absl::string_view source) {
-  const uint8_t* data = buffer.data();
-  const uint64_t size = buffer.size();
+namespace {
+
+// What a header says, once checked.
+struct Header {
+  Game game;
+  Layout layout;
+  uint64_t reachable;
+  uint64_t file_bytes;  // what the whole file must measure
+};
+
+// The magic and the version: is this a table this program reads at all?
+absl::Status CheckMagicAndVersion(const uint8_t* data, uint64_t size,
+                                  absl::string_view source) {
   if (size == 0) {
     return absl::DataLossError(absl::StrCat(source,
                                             " is empty: a table file "
@@ -271,6 +279,12 @@ absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
         absl::StrCat(source, " has format version ", version,
                      "; this program reads version ", kTableVersion));
   }
+  return absl::OkStatus();
+}
+
+// The game, layout, counts and section offsets of the header (table.h).
+absl::StatusOr<Header> ParseHeader(const uint8_t* data,
+                                   absl::string_view source) {
   GameSpec spec;
   spec.width = data[12];
   spec.height = data[13];
@@ -293,10 +307,10 @@ absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
   const PositionIndex index(*game);
   const uint64_t entries = GetLe(data + 24, 8);
   const uint64_t reachable = GetLe(data + 32, 8);
-  const uint64_t v = RecordView::ValueBytes(index.size());
   const bool full = layout == Layout::kFull;
-  const uint64_t sections[3] = {kTableHeaderSize,
-                                full ? kTableHeaderSize + v : 0, 0};
+  const uint64_t sections[3] = {
+      kTableHeaderSize,
+      full ? kTableHeaderSize + RecordView::ValueBytes(index.size()) : 0, 0};
   if (entries != index.size() || reachable > entries ||
       GetLe(data + 40, 8) != sections[0] ||
       GetLe(data + 48, 8) != sections[1] ||
@@ -306,12 +320,19 @@ absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
         spec.Name(), ", expected ", index.size(), " with sections at ",
         sections[0], ", ", sections[1], ", ", sections[2]));
   }
-  const uint64_t expected_size =
-      full ? TableFileSize(entries) : CompactTableFileSize(index);
-  if (size != expected_size) {
+  return Header{*game, layout, reachable,
+                full ? TableFileSize(entries) : CompactTableFileSize(index)};
+}
+
+// The size the header calls for, and the checksum of every byte.
+absl::Status CheckSizeAndChecksum(const uint8_t* data, uint64_t size,
+                                  const Header& header,
+                                  absl::string_view source) {
+  if (size != header.file_bytes) {
     return absl::DataLossError(absl::StrCat(
-        source, " is ", size < expected_size ? "truncated" : "too long", ": ",
-        size, " bytes, expected ", expected_size, " for game ", spec.Name()));
+        source, " is ", size < header.file_bytes ? "truncated" : "too long",
+        ": ", size, " bytes, expected ", header.file_bytes, " for game ",
+        header.game.spec().Name()));
   }
   const uint32_t stored = GetLe(data + size - 4, 4);
   const uint32_t computed = Crc32(0, data, size - 4);
@@ -320,7 +341,27 @@ absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
         "%s is corrupt: checksum 0x%08x stored, 0x%08x computed", source,
         stored, computed));
   }
-  Table table(*game, std::move(buffer), reachable, layout);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
+                                        std::optional<GameSpec> expected,
+                                        absl::string_view source) {
+  const uint8_t* data = buffer.data();
+  const uint64_t size = buffer.size();
+  if (absl::Status s = CheckMagicAndVersion(data, size, source); !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<Header> header = ParseHeader(data, source);
+  if (!header.ok()) return header.status();
+  if (absl::Status s = CheckSizeAndChecksum(data, size, *header, source);
+      !s.ok()) {
+    return s;
+  }
+  Table table(header->game, std::move(buffer), header->reachable,
+              header->layout);
   if (expected.has_value()) {
     if (absl::Status s = table.ExpectGame(*expected, source); !s.ok()) {
       return s;

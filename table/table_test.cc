@@ -174,3 +174,30 @@ TEST_F(TableTest, WriteFailureLeavesTargetAlone) {
 
 }  // namespace
 }  // namespace mnk
+
+namespace mnk {
+namespace {
+
+// Misère is flags bit 1 of the header (table.h); a table is refused when
+// asked for as the other variant, with both games named.
+TEST(TableHeaderTest, MisereIsInTheHeaderAndChecked) {
+  const GameSpec misere{3, 3, 3, false, true};
+  const PositionIndex index(*Game::Create(misere));
+  RecordArrays records(index.size());
+  const std::string bytes = SerializeTable(misere, records.view(), 0);
+  EXPECT_EQ(bytes[15], 2);
+  absl::StatusOr<Table> table = Table::FromBytes(bytes);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_TRUE(table->game().spec().misere);
+  absl::StatusOr<Table> normal = Table::FromBytes(bytes, GameSpec{3, 3, 3});
+  EXPECT_EQ(normal.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(normal.status().message(),
+            "table is a table for 3,3,3 mis\xc3\xa8re, not for the game "
+            "asked for, 3,3,3");
+  // A normal table has flags 0, as before misère existed.
+  const std::string plain = SerializeTable(GameSpec{}, records.view(), 0);
+  EXPECT_EQ(plain[15], 0);
+}
+
+}  // namespace
+}  // namespace mnk

@@ -156,3 +156,37 @@ TEST(FamilyTest, ForwardMarkingAgreesWithLocalTest) {
 
 }  // namespace
 }  // namespace mnk
+
+namespace mnk {
+namespace {
+
+// The seam's symmetries are symmetries of the game: every reachable position
+// and each of its images have the same value and remoteness (and the image
+// is reachable too), on square, rectangular, gravity and misère boards.
+TEST(FamilyTest, SymmetricPositionsHaveTheSameRecord) {
+  for (const GameSpec& spec :
+       {GameSpec{3, 3, 3}, GameSpec{4, 3, 3}, GameSpec{4, 4, 4, true},
+        GameSpec{3, 3, 3, false, true}, GameSpec{5, 2, 3}}) {
+    const Game game = *Game::Create(spec);
+    SCOPED_TRACE(spec.Name());
+    absl::StatusOr<Solution> s = Solve(game, {2});
+    ASSERT_TRUE(s.ok()) << s.status();
+    const RecordView view = s->records.view();
+    uint64_t images = 0;
+    for (uint64_t i = 0; i < view.size; ++i) {
+      const Record r = view.Get(i);
+      if (r.value == Value::kUnreachable) continue;
+      const Position p = s->index.At(i);
+      for (const Symmetry& sym : game.symmetries()) {
+        const Record image = view.Get(s->index.Index(game.Transform(p, sym)));
+        ASSERT_EQ(image.value, r.value) << game.Format(p);
+        ASSERT_EQ(image.remoteness, r.remoteness) << game.Format(p);
+        ++images;
+      }
+    }
+    EXPECT_EQ(images, s->stats.reachable * game.symmetries().size());
+  }
+}
+
+}  // namespace
+}  // namespace mnk

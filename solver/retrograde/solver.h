@@ -12,14 +12,15 @@
 // memory is the records themselves plus one byte per position of the two
 // layers being worked on. Layers are split between threads by shape.
 //
-// Which indices are reachable: without gravity a local test decides (legal
-// counts; no line, or only the last mover has lines and one of its stones
-// lies on all of them). With gravity reachability depends on the order of
-// moves, so a forward pass from the empty board marks the reachable ones
-// first.
+// Every rule comes from the game seam (solver/game/game.h): which indices are
+// reachable (without gravity the local test Game::Check decides; with
+// gravity reachability depends on the order of moves, so a forward pass from
+// the empty board marks the reachable ones first), the primitive outcome of
+// finished games, the legal moves. Normal and misère games alike.
 //
-// Best move policy: best value for the side to move, then the fewest plies to
-// a win or the most plies to a loss, then the lowest cell index.
+// Best move policy (PolicyScore in table/record.h): best value for the side
+// to move, then the fewest plies to a win or the most plies to a loss, then
+// the lowest cell index.
 #ifndef MNK_SOLVER_RETROGRADE_SOLVER_H_
 #define MNK_SOLVER_RETROGRADE_SOLVER_H_
 
@@ -40,7 +41,7 @@ struct SolveOptions {
   // Marks reachable positions by a forward pass from the empty board even
   // without gravity (where a local test decides): a cross-check.
   bool forward_reachability = false;
-  // Keeps only what the compact layout stores (solver/record.h): the values
+  // Keeps only what the compact layout stores (table/record.h): the values
   // of the even layers, 1.6 bits a position. For boards whose full records
   // do not fit.
   bool compact = false;

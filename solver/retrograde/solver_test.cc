@@ -40,7 +40,7 @@ void ExpectMatchesSearch(const GameSpec& spec, int threads) {
   for (uint64_t i = 0; i < view.size; ++i) {
     const Record r = view.Get(i);
     const Position p = s->index.At(i);
-    const bool valid = game.Validate(p).ok();
+    const bool valid = game.IsReachable(p);
     ASSERT_EQ(r.value != Value::kUnreachable, valid) << game.Format(p);
     if (!valid) continue;
     const SearchResult live = AlphaBeta(game, p);

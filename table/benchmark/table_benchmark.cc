@@ -40,7 +40,7 @@ std::vector<Position> ShuffledPositions(const Table& table) {
     const bool reachable =
         table.layout() == Layout::kFull
             ? table.view().GetValue(i) != Value::kUnreachable
-            : p.stones() % 2 == 0 && table.game().Validate(p).ok();
+            : p.stones() % 2 == 0 && table.game().IsReachable(p);
     if (reachable) positions.push_back(p);
   }
   std::shuffle(positions.begin(), positions.end(), random);
