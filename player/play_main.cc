@@ -6,22 +6,32 @@
 //   printf 'XO.......\n' | bazel run //player:play -- --batch
 //   bazel run //player:play -- --table=/tmp/4x4k3.mnk
 //
-// Exit status: 0 done; 1 bad command line; 2 the --position is not a valid
-// position; 3 the table is missing, unreadable, corrupt or for another game.
+// Exit status: 0 done; 1 bad command line (or standard input a directory);
+// 2 the --position is not a valid position; 3 the table is missing,
+// unreadable, not a regular file, corrupt or for another game; 4 not enough
+// memory; 6 standard output could not be written (a full disk, a closed
+// pipe): the program stops at the first answer it cannot write.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "player/player.h"
 #include "table/table.h"
 #include "tools/cpp/runfiles/runfiles.h"
@@ -52,7 +62,8 @@ namespace {
 
 using bazel::tools::cpp::runfiles::Runfiles;
 
-constexpr int kUsage = 1, kBadPosition = 2, kBadTable = 3;
+constexpr int kUsage = 1, kBadPosition = 2, kBadTable = 3, kMemory = 4,
+              kOutput = 6;
 
 int Fail(int code, absl::string_view message) {
   std::fprintf(stderr, "play: %.*s\n", static_cast<int>(message.size()),
@@ -60,23 +71,58 @@ int Fail(int code, absl::string_view message) {
   return code;
 }
 
-// Whether --gravity / --nogravity (--misere / --nomisere) was on the command
-// line: a bool flag cannot say so itself, and a table's own setting is the
-// default.
-bool gravity_given = false;
-bool misere_given = false;
+// The flags named on the command line, and those given an empty value
+// ("--width=", "--position="): absl reads an empty optional flag as unset,
+// and a bool flag cannot say whether it was given (a table's own setting is
+// the default for --gravity and --misere).
+absl::flat_hash_set<std::string> named_flags;
+absl::flat_hash_set<std::string> empty_flags;
+
+void ScanFlags(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    absl::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (!absl::ConsumePrefix(&arg, "--")) {
+      if (!absl::ConsumePrefix(&arg, "-")) continue;
+    }
+    const size_t eq = arg.find('=');
+    std::string name(arg.substr(0, eq));
+    if (eq != absl::string_view::npos && eq + 1 == arg.size()) {
+      empty_flags.insert(name);
+    }
+    if (absl::StartsWith(name, "no")) named_flags.insert(name.substr(2));
+    named_flags.insert(std::move(name));
+  }
+}
+
+int OutputFailed() {
+  return Fail(kOutput, absl::StrCat("cannot write to standard output: ",
+                                    std::strerror(errno)));
+}
 
 int Main(const char* argv0) {
   const std::string first = absl::GetFlag(FLAGS_first);
   const std::string mark = absl::GetFlag(FLAGS_mark);
   if (first != "human" && first != "ai") {
-    return Fail(kUsage,
-                absl::StrCat("--first=", first, ": expected human or ai"));
+    return Fail(kUsage, absl::StrCat("--first=", Printable(first),
+                                     ": expected human or ai"));
   }
   if (mark != "X" && mark != "O" && mark != "x" && mark != "o") {
-    return Fail(kUsage, absl::StrCat("--mark=", mark, ": expected X or O"));
+    return Fail(kUsage,
+                absl::StrCat("--mark=", Printable(mark), ": expected X or O"));
   }
-  if (absl::GetFlag(FLAGS_batch) && absl::GetFlag(FLAGS_position)) {
+  for (const char* flag : {"width", "height", "k", "table"}) {
+    if (empty_flags.contains(flag)) {
+      return Fail(kUsage,
+                  absl::StrCat("--", flag, "= is empty: expected ",
+                               std::string(flag) == "table" ? "a file name"
+                                                            : "a number"));
+    }
+  }
+  // An empty --position is a position (a wrong one), not no position.
+  std::optional<std::string> position = absl::GetFlag(FLAGS_position);
+  if (!position && named_flags.contains("position")) position = "";
+  if (absl::GetFlag(FLAGS_batch) && position) {
     return Fail(kUsage, "--batch and --position cannot be used together");
   }
 
@@ -86,11 +132,13 @@ int Main(const char* argv0) {
   const std::optional<int> height = absl::GetFlag(FLAGS_height);
   const std::optional<int> k = absl::GetFlag(FLAGS_k);
   const std::optional<bool> gravity =
-      gravity_given ? std::optional<bool>(absl::GetFlag(FLAGS_gravity))
-                    : std::nullopt;
+      named_flags.contains("gravity")
+          ? std::optional<bool>(absl::GetFlag(FLAGS_gravity))
+          : std::nullopt;
   const std::optional<bool> misere =
-      misere_given ? std::optional<bool>(absl::GetFlag(FLAGS_misere))
-                   : std::nullopt;
+      named_flags.contains("misere")
+          ? std::optional<bool>(absl::GetFlag(FLAGS_misere))
+          : std::nullopt;
   auto asked = [&](const GameSpec& rest) {
     return GameSpec{width.value_or(rest.width), height.value_or(rest.height),
                     k.value_or(rest.k), gravity.value_or(rest.gravity),
@@ -106,7 +154,9 @@ int Main(const char* argv0) {
     std::unique_ptr<Runfiles> runfiles(Runfiles::Create(argv0, &error));
     const std::string name = absl::StrCat("mnk/data/", spec.FileStem(), ".mnk");
     if (runfiles != nullptr) path = runfiles->Rlocation(name);
-    if (path.empty() || access(path.c_str(), F_OK) != 0) {
+    // Only a table that is not there is "no built-in table"; one that is
+    // there but unreadable gets the reader's own message below.
+    if (path.empty() || (access(path.c_str(), F_OK) != 0 && errno == ENOENT)) {
       return Fail(kBadTable,
                   absl::StrCat("no built-in table for ", spec.Name(),
                                ": make one with `bazel run //solver:solve -- "
@@ -118,24 +168,37 @@ int Main(const char* argv0) {
     }
   }
   absl::StatusOr<Table> table = Table::Load(path);
-  if (!table.ok()) return Fail(kBadTable, table.status().message());
+  if (!table.ok()) {
+    return Fail(table.status().code() == absl::StatusCode::kResourceExhausted
+                    ? kMemory
+                    : kBadTable,
+                table.status().message());
+  }
   if (absl::Status s = table->ExpectGame(asked(table->game().spec()), path);
       !s.ok()) {
     return Fail(kBadTable, s.message());
   }
   const bool json = absl::GetFlag(FLAGS_json);
 
-  if (const std::optional<std::string> text = absl::GetFlag(FLAGS_position)) {
-    absl::StatusOr<Position> p = table->game().Parse(*text);
+  if (position) {
+    absl::StatusOr<Position> p = table->game().Parse(*position);
     if (!p.ok()) {
-      return Fail(kBadPosition, absl::StrCat("--position=", *text, ": ",
-                                             p.status().message()));
+      return Fail(kBadPosition,
+                  absl::StrCat("--position=", Printable(*position), ": ",
+                               p.status().message()));
     }
     absl::StatusOr<Analysis> a = Analyze(*table, *p);
     if (!a.ok()) return Fail(kBadTable, a.status().message());
     std::cout << (json ? AnalysisJson(table->game(), *a)
                        : AnalysisText(table->game(), *a));
-    return 0;
+    std::cout.flush();
+    return std::cout ? 0 : OutputFailed();
+  }
+  struct stat in;
+  if (fstat(STDIN_FILENO, &in) == 0 && S_ISDIR(in.st_mode)) {
+    return Fail(kUsage,
+                "standard input is a directory: expected positions or moves, "
+                "one a line");
   }
   if (absl::GetFlag(FLAGS_batch)) {
     std::ios::sync_with_stdio(false);
@@ -144,13 +207,16 @@ int Main(const char* argv0) {
     while (ReadLine(std::cin, &line, &too_long)) {
       std::cout << AnswerLine(*table, line, json, too_long);
       std::cout.flush();
+      if (!std::cout) return OutputFailed();
     }
     return 0;
   }
   GameOptions options;
   options.human_first = first == "human";
   options.human_mark = static_cast<char>(std::toupper(mark[0]));
-  return PlayGame(*table, options, std::cin, std::cout);
+  PlayGame(*table, options, std::cin, std::cout);
+  std::cout.flush();
+  return std::cout ? 0 : OutputFailed();
 }
 
 }  // namespace
@@ -159,31 +225,19 @@ int Main(const char* argv0) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "plays or answers positions of an m,n,k game from its table: play "
-      "[--table=FILE] [--misere] [--first=human|ai] [--mark=X|O] [--position=P "
-      "[--json]] "
-      "[--batch [--json]]");
-  for (int i = 1; i < argc; ++i) {
-    const absl::string_view arg = argv[i];
-    if (arg == "--") break;
-    auto given = [&](absl::string_view flag) {
-      for (absl::string_view dashes : {"--", "-"}) {
-        for (absl::string_view no : {"", "no"}) {
-          const std::string name = absl::StrCat(dashes, no, flag);
-          if (arg == name || absl::StartsWith(arg, absl::StrCat(name, "="))) {
-            return true;
-          }
-        }
-      }
-      return false;
-    };
-    mnk::gravity_given |= given("gravity");
-    mnk::misere_given |= given("misere");
-  }
+      "[--table=FILE] [--misere] [--first=human|ai] [--mark=X|O] "
+      "[--position=P [--json]] [--batch [--json]]");
+  mnk::ScanFlags(argc, argv);
   const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) {
-    std::fprintf(stderr, "play: unexpected argument '%s'; see --help\n",
-                 rest[1]);
-    return 1;
+    return mnk::Fail(mnk::kUsage,
+                     absl::StrCat("unexpected argument '",
+                                  mnk::Printable(rest[1]), "'; see --help"));
   }
-  return mnk::Main(argv[0]);
+  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error
+  try {
+    return mnk::Main(argv[0]);
+  } catch (const std::bad_alloc&) {
+    return mnk::Fail(mnk::kMemory, "out of memory");
+  }
 }

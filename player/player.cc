@@ -303,6 +303,7 @@ class Session {
 
   // Reads and carries out one line; false when the game is abandoned.
   bool HumanTurn(const Analysis& a) {
+    if (!out_) return false;  // nobody can see the game any more
     if (!drawn_) out_ << DrawBoard(game_, p_, marks_) << "\n";
     drawn_ = true;
     out_ << "Your move: " << std::flush;

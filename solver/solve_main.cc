@@ -4,10 +4,20 @@
 //   bazel run //solver:solve -- --width=4 --height=4 --k=3 --out=/tmp/4x4k3.mnk
 //   bazel run //solver:solve -- --json        # tic-tac-toe, summary as JSON
 //
-// Exit status: 0 done; 1 bad command line; 3 the table could not be written;
-// 4 the game is too large for this machine's memory.
+// Exit status: 0 done; 1 bad command line; 3 the table could not be written
+// (checked before solving, too); 4 the game is too large for this machine's
+// memory, or memory ran out; 6 standard output could not be written.
+// SIGINT and SIGTERM remove a table being written before the program ends;
+// SIGXFSZ is ignored, so a file-size limit is a write error (exit 3).
+#include <signal.h>
+
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <new>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -60,7 +70,7 @@ std::string Summary(const Solution& s, uint64_t table_bytes,
       "table       %s layout, %d bytes, %.2f bits per reachable position%s\n",
       s.records.size() > 0 ? "full" : "compact", table_bytes,
       8.0 * table_bytes / st.reachable,
-      out.empty() ? "" : absl::StrCat(", written to ", out));
+      out.empty() ? "" : absl::StrCat(", written to ", Printable(out)));
   absl::StrAppendFormat(&text, "time        %.6f s\n", st.seconds);
   return text;
 }
@@ -93,26 +103,50 @@ std::string Json(const Solution& s, uint64_t table_bytes) {
   return j.dump() + "\n";
 }
 
+constexpr int kUsage = 1, kBadOut = 3, kMemory = 4, kOutput = 6;
+constexpr int kMaxThreads = 256;
+
+int Fail(int code, absl::string_view message) {
+  std::fprintf(stderr, "solve: %.*s\n", static_cast<int>(message.size()),
+               message.data());
+  return code;
+}
+
+// SIGINT / SIGTERM: no half-written temporary file is left behind.
+void OnSignal(int signal) {
+  RemovePendingTempFile();
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
 int Main() {
   const GameSpec spec{absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
                       absl::GetFlag(FLAGS_k), absl::GetFlag(FLAGS_gravity),
                       absl::GetFlag(FLAGS_misere)};
   absl::StatusOr<Game> game = Game::Create(spec);
-  if (!game.ok()) {
-    std::fprintf(stderr, "solve: %s\n", game.status().ToString().c_str());
-    return 1;
-  }
+  if (!game.ok()) return Fail(kUsage, game.status().message());
   const std::string layout = absl::GetFlag(FLAGS_layout);
   if (layout != "auto" && layout != "full" && layout != "compact") {
-    std::fprintf(stderr, "solve: --layout=%s: expected auto, full or compact\n",
-                 layout.c_str());
-    return 1;
+    return Fail(kUsage, absl::StrCat("--layout=", Printable(layout),
+                                     ": expected auto, full or compact"));
+  }
+  const int threads = absl::GetFlag(FLAGS_threads);
+  if (threads < 0 || threads > kMaxThreads) {
+    return Fail(kUsage,
+                absl::StrCat("--threads=", threads,
+                             ": expected 0 (one per core) to ", kMaxThreads));
+  }
+  const std::string out = absl::GetFlag(FLAGS_out);
+  // A table that cannot be written is found out before the solve, not after.
+  if (!out.empty()) {
+    if (absl::Status s = CheckTableTarget(out); !s.ok()) {
+      return Fail(kBadOut, s.message());
+    }
   }
   SolveOptions options;
   options.compact = layout == "compact";
-  options.threads = absl::GetFlag(FLAGS_threads) > 0
-                        ? absl::GetFlag(FLAGS_threads)
-                        : std::max(1u, std::thread::hardware_concurrency());
+  options.threads =
+      threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
   options.progress = !absl::GetFlag(FLAGS_quiet);
   absl::StatusOr<Solution> solution = Solve(*game, options);
   if (!solution.ok() && layout == "auto" &&
@@ -120,11 +154,7 @@ int Main() {
     options.compact = true;
     solution = Solve(*game, options);
   }
-  if (!solution.ok()) {
-    std::fprintf(stderr, "solve: %s\n", solution.status().ToString().c_str());
-    return 4;
-  }
-  const std::string out = absl::GetFlag(FLAGS_out);
+  if (!solution.ok()) return Fail(kMemory, solution.status().message());
   const bool compact = options.compact;
   if (!out.empty()) {
     const absl::Status written =
@@ -132,17 +162,18 @@ int Main() {
                                     solution->stats.reachable)
                 : WriteTable(out, spec, solution->records.view(),
                              solution->stats.reachable);
-    if (!written.ok()) {
-      std::fprintf(stderr, "solve: %s\n", written.ToString().c_str());
-      return 3;
-    }
+    if (!written.ok()) return Fail(kBadOut, written.message());
   }
   const uint64_t bytes = compact ? CompactTableFileSize(solution->index)
                                  : TableFileSize(solution->index.size());
   const std::string report = absl::GetFlag(FLAGS_json)
                                  ? Json(*solution, bytes)
                                  : Summary(*solution, bytes, out);
-  std::fputs(report.c_str(), stdout);
+  if (std::fputs(report.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
+    return Fail(kOutput, absl::StrCat("cannot write the summary to standard "
+                                      "output: ",
+                                      std::strerror(errno)));
+  }
   return 0;
 }
 
@@ -155,9 +186,21 @@ int main(int argc, char** argv) {
       "[--gravity] [--misere] [--out=FILE] [--json] [--quiet]");
   const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) {
-    std::fprintf(stderr, "solve: unexpected argument '%s'; see --help\n",
-                 rest[1]);
-    return 1;
+    return mnk::Fail(mnk::kUsage,
+                     absl::StrCat("unexpected argument '",
+                                  mnk::Printable(rest[1]), "'; see --help"));
   }
-  return mnk::Main();
+  // Write errors are reported, not signals: a closed pipe is EPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGXFSZ, SIG_IGN);
+  std::signal(SIGINT, mnk::OnSignal);
+  std::signal(SIGTERM, mnk::OnSignal);
+  try {
+    return mnk::Main();
+  } catch (const std::bad_alloc&) {
+    return mnk::Fail(mnk::kMemory, "out of memory");
+  } catch (const std::system_error& e) {
+    return mnk::Fail(mnk::kMemory,
+                     absl::StrCat("cannot start threads: ", e.what()));
+  }
 }

@@ -1,7 +1,11 @@
 #include "table/table.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,6 +22,7 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/numeric/bits.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -100,149 +105,39 @@ absl::Status ErrnoStatus(int error, absl::string_view what) {
     case EISDIR:
       return absl::FailedPreconditionError(message);
     case ENOSPC:
+    case EFBIG:
       return absl::ResourceExhaustedError(message);
+    case ENOTDIR:
+      return absl::NotFoundError(message);
     default:
       return absl::UnavailableError(message);
   }
 }
 
-}  // namespace
-
-uint64_t TableFileSize(uint64_t entries) {
-  return kTableHeaderSize + RecordView::ValueBytes(entries) + 2 * entries + 4;
+// "a FIFO", "a character device", ... for a file that is not a regular one.
+const char* FileKind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "a special file";
 }
 
-uint64_t CompactTableFileSize(const PositionIndex& index) {
-  return kTableHeaderSize + CompactLayout(index).bytes() + 4;
-}
-
-namespace {
-
-std::string Serialize(const GameSpec& spec, Layout layout, uint64_t entries,
-                      uint64_t reachable,
-                      const std::vector<Section>& sections) {
-  std::string bytes;
-  EmitTable(spec, layout, entries, reachable, sections,
-            [&](const void* data, size_t size) {
-              bytes.append(static_cast<const char*>(data), size);
-            });
-  return bytes;
-}
-
-absl::Status Write(const std::string& path, const GameSpec& spec, Layout layout,
-                   uint64_t entries, uint64_t reachable,
-                   const std::vector<Section>& sections) {
-  std::string temp = path + ".tmp-XXXXXX";
-  int fd = mkstemp(temp.data());
-  if (fd < 0) {
-    return ErrnoStatus(errno,
-                       absl::StrCat("cannot create a file beside ", path));
-  }
-  int error = 0;
-  // Whatever happens below, the descriptor is closed and, unless it was
-  // renamed into place, the temporary file removed.
-  absl::Cleanup cleanup = [&] {
-    if (fd >= 0) close(fd);
-    if (error != 0) unlink(temp.c_str());
-  };
-  EmitTable(spec, layout, entries, reachable, sections,
-            [&](const void* data, size_t size) {
-              const char* p = static_cast<const char*>(data);
-              while (size > 0 && error == 0) {
-                const ssize_t n = write(fd, p, std::min<size_t>(size, 1 << 30));
-                if (n < 0) {
-                  if (errno != EINTR) error = errno;
-                  continue;
-                }
-                p += n;
-                size -= n;
-              }
-            });
-  if (error == 0 && fchmod(fd, 0644) != 0) error = errno;
-  if (error == 0 && fsync(fd) != 0) error = errno;
-  if (close(fd) != 0 && error == 0) error = errno;
-  fd = -1;
-  if (error == 0 && rename(temp.c_str(), path.c_str()) != 0) error = errno;
-  if (error != 0)
-    return ErrnoStatus(error, absl::StrCat("cannot write ", path));
-  return absl::OkStatus();
-}
-
-}  // namespace
-
-std::string SerializeTable(const GameSpec& spec, const RecordView& records,
-                           uint64_t reachable) {
-  return Serialize(spec, Layout::kFull, records.size, reachable,
-                   FullSections(records));
-}
-
-std::string SerializeCompactTable(const GameSpec& spec,
-                                  const std::vector<uint8_t>& compact,
-                                  uint64_t reachable) {
-  const PositionIndex index(*Game::Create(spec));
-  return Serialize(spec, Layout::kCompact, index.size(), reachable,
-                   {{compact.data(), compact.size()}});
-}
-
-absl::Status WriteTable(const std::string& path, const GameSpec& spec,
-                        const RecordView& records, uint64_t reachable) {
-  return Write(path, spec, Layout::kFull, records.size, reachable,
-               FullSections(records));
-}
-
-absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
-                               const std::vector<uint8_t>& compact,
-                               uint64_t reachable) {
-  const PositionIndex index(*Game::Create(spec));
-  return Write(path, spec, Layout::kCompact, index.size(), reachable,
-               {{compact.data(), compact.size()}});
-}
-
-absl::StatusOr<Table> Table::Load(const std::string& path,
-                                  std::optional<GameSpec> expected) {
-  const int fd = open(path.c_str(), O_RDONLY);
-  if (fd < 0) return ErrnoStatus(errno, absl::StrCat("cannot open ", path));
-  absl::Cleanup closer = [fd] { close(fd); };
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    return ErrnoStatus(errno, absl::StrCat("cannot stat ", path));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(path, " is a directory, not a table file"));
-  }
-  Buffer buffer(st.st_size > 0 ? st.st_size : 0);
-  size_t done = 0;
-  while (done < buffer.size()) {
-    const ssize_t n = read(fd, buffer.data() + done,
-                           std::min<uint64_t>(buffer.size() - done, 1 << 30));
+// Reads up to `size` bytes (fewer only at the end of the file).
+absl::StatusOr<uint64_t> ReadFully(int fd, uint8_t* out, uint64_t size,
+                                   absl::string_view name) {
+  uint64_t done = 0;
+  while (done < size) {
+    const ssize_t n =
+        read(fd, out + done, std::min<uint64_t>(size - done, 1 << 30));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return ErrnoStatus(errno, absl::StrCat("cannot read ", path));
+    if (n < 0) return ErrnoStatus(errno, absl::StrCat("cannot read ", name));
     if (n == 0) break;
     done += n;
   }
-  buffer.Shrink(done);
-  return FromBuffer(std::move(buffer), expected, path);
+  return done;
 }
-
-Table::Buffer::Buffer(uint64_t size) : size_(size) {
-  constexpr uint64_t kHugePage = uint64_t{2} << 20;
-  const uint64_t rounded =
-      (std::max<uint64_t>(size, 1) + kHugePage - 1) / kHugePage * kHugePage;
-  data_.reset(static_cast<uint8_t*>(std::aligned_alloc(kHugePage, rounded)));
-  if (data_ == nullptr) throw std::bad_alloc();
-  madvise(data_.get(), rounded, MADV_HUGEPAGE);  // advice only
-}
-
-absl::StatusOr<Table> Table::FromBytes(std::string bytes,
-                                       std::optional<GameSpec> expected,
-                                       absl::string_view source) {
-  Buffer buffer(bytes.size());
-  std::memcpy(buffer.data(), bytes.data(), bytes.size());
-  return FromBuffer(std::move(buffer), expected, source);
-}
-
-namespace {
 
 // What a header says, once checked.
 struct Header {
@@ -311,29 +206,42 @@ absl::StatusOr<Header> ParseHeader(const uint8_t* data,
   const uint64_t sections[3] = {
       kTableHeaderSize,
       full ? kTableHeaderSize + RecordView::ValueBytes(index.size()) : 0, 0};
-  if (entries != index.size() || reachable > entries ||
-      GetLe(data + 40, 8) != sections[0] ||
-      GetLe(data + 48, 8) != sections[1] ||
-      GetLe(data + 56, 8) != sections[2]) {
+  if (entries != index.size()) {
+    return absl::DataLossError(
+        absl::StrCat(source, " has a corrupt header: ", entries,
+                     " entries (byte 24) for game ", spec.Name(), ", expected ",
+                     index.size()));
+  }
+  if (reachable > entries) {
     return absl::DataLossError(absl::StrCat(
-        source, " has a corrupt header: ", entries, " entries for game ",
-        spec.Name(), ", expected ", index.size(), " with sections at ",
-        sections[0], ", ", sections[1], ", ", sections[2]));
+        source, " has a corrupt header: ", reachable,
+        " reachable positions (byte 32), more than its ", entries, " entries"));
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (GetLe(data + 40 + 8 * i, 8) != sections[i]) {
+      return absl::DataLossError(absl::StrCat(
+          source, " has a corrupt header: section offset ", i, " (byte ",
+          40 + 8 * i, ") is ", GetLe(data + 40 + 8 * i, 8), ", expected ",
+          sections[i]));
+    }
   }
   return Header{*game, layout, reachable,
                 full ? TableFileSize(entries) : CompactTableFileSize(index)};
+}
+
+absl::Status SizeError(uint64_t size, const Header& header,
+                       absl::string_view source) {
+  return absl::DataLossError(absl::StrCat(
+      source, " is ", size < header.file_bytes ? "truncated" : "too long", ": ",
+      size, " bytes, expected ", header.file_bytes, " for game ",
+      header.game.spec().Name()));
 }
 
 // The size the header calls for, and the checksum of every byte.
 absl::Status CheckSizeAndChecksum(const uint8_t* data, uint64_t size,
                                   const Header& header,
                                   absl::string_view source) {
-  if (size != header.file_bytes) {
-    return absl::DataLossError(absl::StrCat(
-        source, " is ", size < header.file_bytes ? "truncated" : "too long",
-        ": ", size, " bytes, expected ", header.file_bytes, " for game ",
-        header.game.spec().Name()));
-  }
+  if (size != header.file_bytes) return SizeError(size, header, source);
   const uint32_t stored = GetLe(data + size - 4, 4);
   const uint32_t computed = Crc32(0, data, size - 4);
   if (stored != computed) {
@@ -344,7 +252,272 @@ absl::Status CheckSizeAndChecksum(const uint8_t* data, uint64_t size,
   return absl::OkStatus();
 }
 
+// The temporary file being written, for RemovePendingTempFile() (which may
+// run in a signal handler, so plain memory and no locks).
+char g_pending_temp[PATH_MAX + 1];
+volatile sig_atomic_t g_pending = 0;
+
+struct TargetParts {
+  std::string dir;          // "." when the path has no '/'
+  std::string temp_prefix;  // dir/name.tmp- with the name cut to fit
+};
+
+TargetParts Parts(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  TargetParts parts;
+  parts.dir = slash == std::string::npos ? "."
+              : slash == 0               ? "/"
+                                         : path.substr(0, slash);
+  const std::string name =
+      slash == std::string::npos ? path : path.substr(slash + 1);
+  // ".tmp-XXXXXX" must fit in a file name too.
+  constexpr size_t kSuffix = sizeof(".tmp-XXXXXX") - 1;
+  parts.temp_prefix =
+      absl::StrCat(slash == std::string::npos ? "" : path.substr(0, slash + 1),
+                   name.substr(0, NAME_MAX - kSuffix), ".tmp-");
+  return parts;
+}
+
+// Removes temporary files of earlier writes to the same target that were
+// killed (SIGKILL, a crash): a live writer holds a lock on its file.
+void RemoveStaleTempFiles(const TargetParts& parts) {
+  DIR* dir = opendir(parts.dir.c_str());
+  if (dir == nullptr) return;
+  absl::Cleanup closer = [dir] { closedir(dir); };
+  const std::string prefix =
+      parts.temp_prefix.substr(parts.temp_prefix.rfind('/') + 1);
+  while (const dirent* entry = readdir(dir)) {
+    const absl::string_view entry_name = entry->d_name;
+    if (!absl::StartsWith(entry_name, prefix) ||
+        entry_name.size() != prefix.size() + 6) {
+      continue;
+    }
+    const std::string stale = absl::StrCat(
+        parts.temp_prefix.substr(0, parts.temp_prefix.rfind('/') + 1),
+        entry_name);
+    const int fd = open(stale.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        flock(fd, LOCK_EX | LOCK_NB) == 0) {
+      unlink(stale.c_str());
+    }
+    close(fd);
+  }
+}
+
 }  // namespace
+
+absl::Status CheckTableTarget(const std::string& path) {
+  const std::string name = Printable(path);
+  if (path.empty() || path.back() == '/') {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "'", name, "' names a directory: expected a file name for the table"));
+  }
+  struct stat st;
+  if (lstat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          name, " is a directory: expected a file name for the table"));
+    }
+    if (!S_ISREG(st.st_mode)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(name, " is ", FileKind(st.st_mode),
+                       ", not a regular file: refusing to replace it"));
+    }
+  } else if (errno != ENOENT) {
+    return ErrnoStatus(errno, absl::StrCat("cannot look at ", name));
+  }
+  const TargetParts parts = Parts(path);
+  if (access(parts.dir.c_str(), W_OK | X_OK) != 0) {
+    return ErrnoStatus(errno,
+                       absl::StrCat("cannot write in the folder of ", name));
+  }
+  return absl::OkStatus();
+}
+
+void RemovePendingTempFile() {
+  if (g_pending) unlink(g_pending_temp);
+}
+
+uint64_t TableFileSize(uint64_t entries) {
+  return kTableHeaderSize + RecordView::ValueBytes(entries) + 2 * entries + 4;
+}
+
+uint64_t CompactTableFileSize(const PositionIndex& index) {
+  return kTableHeaderSize + CompactLayout(index).bytes() + 4;
+}
+
+namespace {
+
+std::string Serialize(const GameSpec& spec, Layout layout, uint64_t entries,
+                      uint64_t reachable,
+                      const std::vector<Section>& sections) {
+  std::string bytes;
+  EmitTable(spec, layout, entries, reachable, sections,
+            [&](const void* data, size_t size) {
+              bytes.append(static_cast<const char*>(data), size);
+            });
+  return bytes;
+}
+
+absl::Status Write(const std::string& path, const GameSpec& spec, Layout layout,
+                   uint64_t entries, uint64_t reachable,
+                   const std::vector<Section>& sections) {
+  if (absl::Status s = CheckTableTarget(path); !s.ok()) return s;
+  const std::string name = Printable(path);
+  const TargetParts parts = Parts(path);
+  RemoveStaleTempFiles(parts);
+  // An existing table keeps its permissions and, where allowed, its owner;
+  // a new one gets 0666 less the umask, as any new file.
+  struct stat old;
+  const bool replacing = stat(path.c_str(), &old) == 0;
+  const mode_t mask = umask(0);
+  umask(mask);
+  const mode_t mode = replacing ? old.st_mode & 07777 : 0666 & ~mask;
+
+  std::string temp = parts.temp_prefix + "XXXXXX";
+  int fd = mkstemp(temp.data());
+  if (fd < 0) {
+    return ErrnoStatus(errno,
+                       absl::StrCat("cannot create a file beside ", name));
+  }
+  flock(fd, LOCK_EX);  // held until closed: not stale while written
+  if (temp.size() <= PATH_MAX) {
+    std::memcpy(g_pending_temp, temp.c_str(), temp.size() + 1);
+    g_pending = 1;
+  }
+  int error = 0;
+  // Whatever happens below, the descriptor is closed and, unless it was
+  // renamed into place, the temporary file removed.
+  absl::Cleanup cleanup = [&] {
+    if (fd >= 0) close(fd);
+    if (error != 0) unlink(temp.c_str());
+    g_pending = 0;
+  };
+  EmitTable(spec, layout, entries, reachable, sections,
+            [&](const void* data, size_t size) {
+              const char* p = static_cast<const char*>(data);
+              while (size > 0 && error == 0) {
+                const ssize_t n = write(fd, p, std::min<size_t>(size, 1 << 30));
+                if (n < 0) {
+                  if (errno != EINTR) error = errno;
+                  continue;
+                }
+                p += n;
+                size -= n;
+              }
+            });
+  if (error == 0 && fchmod(fd, mode) != 0) error = errno;
+  if (error == 0 && replacing && fchown(fd, old.st_uid, old.st_gid) != 0 &&
+      errno != EPERM) {
+    error = errno;
+  }
+  if (error == 0 && fsync(fd) != 0) error = errno;
+  if (close(fd) != 0 && error == 0) error = errno;
+  fd = -1;
+  if (error == 0 && rename(temp.c_str(), path.c_str()) != 0) error = errno;
+  if (error != 0) {
+    return ErrnoStatus(error, absl::StrCat("cannot write ", name));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string SerializeTable(const GameSpec& spec, const RecordView& records,
+                           uint64_t reachable) {
+  return Serialize(spec, Layout::kFull, records.size, reachable,
+                   FullSections(records));
+}
+
+std::string SerializeCompactTable(const GameSpec& spec,
+                                  const std::vector<uint8_t>& compact,
+                                  uint64_t reachable) {
+  const PositionIndex index(*Game::Create(spec));
+  return Serialize(spec, Layout::kCompact, index.size(), reachable,
+                   {{compact.data(), compact.size()}});
+}
+
+absl::Status WriteTable(const std::string& path, const GameSpec& spec,
+                        const RecordView& records, uint64_t reachable) {
+  return Write(path, spec, Layout::kFull, records.size, reachable,
+               FullSections(records));
+}
+
+absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
+                               const std::vector<uint8_t>& compact,
+                               uint64_t reachable) {
+  const PositionIndex index(*Game::Create(spec));
+  return Write(path, spec, Layout::kCompact, index.size(), reachable,
+               {{compact.data(), compact.size()}});
+}
+
+absl::StatusOr<Table> Table::Load(const std::string& path,
+                                  std::optional<GameSpec> expected) {
+  const std::string name = Printable(path);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer.
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus(errno, absl::StrCat("cannot open ", name));
+  absl::Cleanup closer = [fd] { close(fd); };
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    return ErrnoStatus(errno, absl::StrCat("cannot stat ", name));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(name, " is a directory, not a table file"));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(name, " is ", FileKind(st.st_mode),
+                     ", not a regular file: expected a table file"));
+  }
+  // The header first: a file that is no table, or not the size its header
+  // calls for, is refused before anything big is read or allocated.
+  uint8_t header[kTableHeaderSize + 4];
+  absl::StatusOr<uint64_t> got = ReadFully(fd, header, sizeof(header), name);
+  if (!got.ok()) return got.status();
+  if (absl::Status s = CheckMagicAndVersion(header, *got, name); !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<Header> parsed = ParseHeader(header, name);
+  if (!parsed.ok()) return parsed.status();
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (size != parsed->file_bytes) return SizeError(size, *parsed, name);
+  absl::StatusOr<Buffer> buffer = Buffer::Allocate(size, name);
+  if (!buffer.ok()) return buffer.status();
+  std::memcpy(buffer->data(), header, sizeof(header));
+  absl::StatusOr<uint64_t> rest = ReadFully(fd, buffer->data() + sizeof(header),
+                                            size - sizeof(header), name);
+  if (!rest.ok()) return rest.status();
+  buffer->Shrink(sizeof(header) + *rest);  // a file cut meanwhile
+  return FromBuffer(*std::move(buffer), expected, name);
+}
+
+absl::StatusOr<Table::Buffer> Table::Buffer::Allocate(uint64_t size,
+                                                      absl::string_view name) {
+  constexpr uint64_t kHugePage = uint64_t{2} << 20;
+  const uint64_t rounded =
+      (std::max<uint64_t>(size, 1) + kHugePage - 1) / kHugePage * kHugePage;
+  uint8_t* data = static_cast<uint8_t*>(std::aligned_alloc(kHugePage, rounded));
+  if (data == nullptr) {
+    return absl::ResourceExhaustedError(
+        absl::StrFormat("not enough memory to load %s: %.2f GiB needed", name,
+                        size / 1073741824.0));
+  }
+  madvise(data, rounded, MADV_HUGEPAGE);  // advice only
+  return Buffer(data, size);
+}
+
+absl::StatusOr<Table> Table::FromBytes(std::string bytes,
+                                       std::optional<GameSpec> expected,
+                                       absl::string_view source) {
+  absl::StatusOr<Buffer> buffer = Buffer::Allocate(bytes.size(), source);
+  if (!buffer.ok()) return buffer.status();
+  std::memcpy(buffer->data(), bytes.data(), bytes.size());
+  return FromBuffer(*std::move(buffer), expected, source);
+}
 
 absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
                                         std::optional<GameSpec> expected,

@@ -80,24 +80,42 @@ std::string SerializeCompactTable(const GameSpec& spec,
                                   const std::vector<uint8_t>& compact,
                                   uint64_t reachable);
 
+// Checks, before a long solve, that a table can be written to `path`:
+// kFailedPrecondition when it names a directory or an existing file that is
+// not a regular one (a device, FIFO, socket or symbolic link: never
+// replaced); the errno's code when its folder is missing or not writable.
+absl::Status CheckTableTarget(const std::string& path);
+
 // Writes the table to `path` without ever leaving a partial file there: the
-// bytes go to a temporary file beside it, are synced, then renamed over
-// `path`. On failure the temporary file is removed and `path` is untouched.
+// bytes go to a temporary file beside it (PATH.tmp-XXXXXX, the name cut to
+// fit), locked while written, synced, then renamed over `path`. On failure
+// the temporary file is removed and `path` is untouched. Temporary files of
+// earlier writes to `path` that were killed are removed first. An existing
+// table keeps its mode and (where allowed) owner; a new one gets 0666 less
+// the umask. Refuses what CheckTableTarget refuses.
 absl::Status WriteTable(const std::string& path, const GameSpec& spec,
                         const RecordView& records, uint64_t reachable);
 absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
                                const std::vector<uint8_t>& compact,
                                uint64_t reachable);
 
+// Removes the temporary file of a write in progress, if any: for a SIGINT
+// or SIGTERM handler (async-signal-safe), before the program exits.
+void RemovePendingTempFile();
+
 class Table {
  public:
-  // Reads and checks a table file: magic, version, header fields, size,
-  // checksum and, when `expected` is given, the game. Errors:
+  // Reads and checks a table file: magic, version and header first (from
+  // the first 68 bytes), then the file's size against the header, before
+  // anything big is read; then the checksum and, when `expected` is given,
+  // the game. Errors:
   //   kNotFound          no such file
   //   kPermissionDenied  the file cannot be read
-  //   kFailedPrecondition a directory; another format version; another game
-  //   kDataLoss          not a table file, truncated, wrong size, bad header,
-  //                      checksum mismatch
+  //   kFailedPrecondition a directory, a FIFO, a device or another special
+  //                      file; another format version; another game
+  //   kDataLoss          not a table file, truncated, wrong size, bad header
+  //                      (naming the field), checksum mismatch
+  //   kResourceExhausted not enough memory to hold the table
   static absl::StatusOr<Table> Load(const std::string& path,
                                     std::optional<GameSpec> expected = {});
   // The same checks on bytes already in memory (`source` names them in
@@ -145,12 +163,15 @@ class Table {
   // big table then miss the TLB less.
   class Buffer {
    public:
-    explicit Buffer(uint64_t size);
+    // kResourceExhausted (naming `name`) when memory cannot be had.
+    static absl::StatusOr<Buffer> Allocate(uint64_t size,
+                                           absl::string_view name);
     uint8_t* data() const { return data_.get(); }
     uint64_t size() const { return size_; }
     void Shrink(uint64_t size) { size_ = std::min(size_, size); }
 
    private:
+    Buffer(uint8_t* data, uint64_t size) : data_(data), size_(size) {}
     struct Free {
       void operator()(uint8_t* p) const { std::free(p); }
     };

@@ -201,3 +201,34 @@ TEST(TableHeaderTest, MisereIsInTheHeaderAndChecked) {
 
 }  // namespace
 }  // namespace mnk
+
+namespace mnk {
+namespace {
+
+// Header errors name the field that is wrong (table.h draws the offsets).
+TEST(TableHeaderTest, ErrorsNameTheField) {
+  const GameSpec spec;
+  const PositionIndex index(*Game::Create(spec));
+  RecordArrays records(index.size());
+  std::string bytes = SerializeTable(spec, records.view(), 0);
+  std::string entries = bytes;
+  entries[24] = 1;  // 6046 = 0x179e: now 0x1701
+  absl::StatusOr<Table> t = Table::FromBytes(entries);
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(t.status().message(),
+            "table has a corrupt header: 5889 entries (byte 24) for game "
+            "3,3,3, expected 6046");
+  std::string reachable = bytes;
+  reachable[39] = 1;
+  EXPECT_NE(Table::FromBytes(reachable).status().message().find(
+                "reachable positions (byte 32)"),
+            std::string::npos);
+  std::string section = bytes;
+  section[48] = 0;
+  EXPECT_NE(Table::FromBytes(section).status().message().find(
+                "section offset 1 (byte 48)"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace mnk

@@ -127,7 +127,14 @@ VerifyReport VerifyRecords(const Table& table, int threads,
                                      : Record{table.CompactValue(i, stones),
                                               kUnknownRemoteness, kNoMove};
           std::string problem;
-          if (!live) {
+          // A full table holds each value twice: the 2-bit section that
+          // value-only probes read must agree with the record.
+          const Value section = full ? table.view().GetValue(i) : stored.value;
+          if (section != stored.value) {
+            problem =
+                absl::StrCat("the value section says ", ValueName(section),
+                             ", the record ", ValueName(stored.value));
+          } else if (!live) {
             // Unreachable: a full table marks it so; a compact one holds 0
             // (loss) there.
             if (stored.value != (full ? Value::kUnreachable : Value::kLoss)) {

@@ -5,8 +5,9 @@
 // be scored by the rules, and the table must mark exactly the positions the
 // rules reach (found by a forward pass with gravity). A compact table's
 // stored values (even layers) are checked against the values its children
-// derive from their own children. Uses no solver code: only the rules, the
-// index and the table.
+// derive from their own children. A full table's 2-bit value section (what
+// value-only probes read) must agree with its records. Uses no solver code:
+// only the rules, the index and the table.
 //
 //   absl::StatusOr<mnk::Table> t = mnk::Table::Load(path);  // checksum
 //   mnk::VerifyReport r = mnk::VerifyRecords(*t, /*threads=*/2);

@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -24,6 +25,15 @@ std::string Describe(char c) {
 }
 
 }  // namespace
+
+std::string Printable(absl::string_view text) {
+  constexpr size_t kMax = 200;
+  std::string escaped = absl::CHexEscape(text.substr(0, kMax));
+  if (text.size() > kMax) {
+    absl::StrAppend(&escaped, "... (", text.size(), " bytes)");
+  }
+  return escaped;
+}
 
 absl::string_view ValueName(Value v) {
   switch (v) {

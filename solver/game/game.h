@@ -80,6 +80,10 @@ inline Value Negate(Value v) {
   }
 }
 
+// How user text (a flag value, a position, a path) appears in a message:
+// control and non-ASCII bytes escaped, cut after 200 bytes with the length.
+std::string Printable(absl::string_view text);
+
 // A board: bit i of `x` / `o` is set when cell i holds that player's stone.
 struct Position {
   uint32_t x = 0;

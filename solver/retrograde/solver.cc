@@ -54,7 +54,8 @@ struct alignas(64) Counts {
   }
 };
 
-// The memory a solve needs (see Solve in solver.h).
+}  // namespace
+
 uint64_t BytesNeeded(const Game& game, const PositionIndex& index, bool compact,
                      bool forward) {
   uint64_t widest = 0;
@@ -65,6 +66,14 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index, bool compact,
                   : RecordView::ValueBytes(index.size()) + 2 * index.size()) +
          2 * widest + (forward ? index.size() / 8 : 0);
 }
+
+uint64_t SolveBytes(const Game& game, const SolveOptions& options) {
+  return BytesNeeded(
+      game, PositionIndex(game), options.compact,
+      !game.reachability_is_local() || options.forward_reachability);
+}
+
+namespace {
 
 // One solve: the steps are the public methods, called in order by Solve().
 class LayeredSolver {
@@ -113,21 +122,23 @@ class LayeredSolver {
     // Copies: byte stores could alias the vector and the members, which
     // would then be reloaded for every position.
     uint8_t* const bytes = layer.data();
-    const Counts counts =
-        ForShapes(stones, [&, bytes, offset](LayerWalker& walker, uint64_t i,
-                                             const Position& p, Counts& c) {
+    const Counts counts = ForShapes(
+        stones,
+        [&, bytes, offset, game = &game_, forward = forward_,
+         details = compact_ ? nullptr : &solution_.records](
+            LayerWalker& walker, uint64_t i, const Position& p, Counts& c) {
           std::optional<Value> end;
           const bool reachable =
-              forward_ ? IsReached(i) : game_.Check(p, &end) == Illegal::kLegal;
+              forward ? IsReached(i) : game->Check(p, &end) == Illegal::kLegal;
           if (!reachable) {
-            if (!compact_) solution_.records.SetDetails(i, 0, kNoMove);
+            if (details != nullptr) details->SetDetails(i, 0, kNoMove);
             return;
           }
-          if (forward_) end = game_.Primitive(p);
+          if (forward) end = game->Primitive(p);
           int move = kNoMove;
           const uint8_t byte = SolvePosition(walker, p, end, c, &move);
           bytes[i - offset] = byte;
-          if (!compact_) solution_.records.SetDetails(i, byte, move);
+          if (details != nullptr) details->SetDetails(i, byte, move);
         });
     AddCounts(stones, counts);
     StoreValues(stones, layer);

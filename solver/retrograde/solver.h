@@ -84,6 +84,11 @@ struct Solution {
 // adjacent layers, and with gravity one bit an index for reachability.
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 
+// The bytes Solve() would need (it refuses more than options.max_bytes).
+uint64_t SolveBytes(const Game& game, const SolveOptions& options);
+uint64_t BytesNeeded(const Game& game, const PositionIndex& index, bool compact,
+                     bool forward);
+
 }  // namespace mnk
 
 #endif  // MNK_SOLVER_RETROGRADE_SOLVER_H_

@@ -1,5 +1,9 @@
 #include "solver/retrograde/solver.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
 #include "solver/search/search.h"
 
@@ -57,6 +61,37 @@ TEST(SolverTest, SmallBoardsMatchSearch) {
   ExpectMatchesSearch({3, 3, 2}, 2);
   ExpectMatchesSearch({4, 3, 3, true}, 1);
   ExpectMatchesSearch({4, 4, 4, true}, 2);
+}
+
+// Which gravity boards the default 16 GiB limit refuses (width x height),
+// and which fit only in the compact layout: as the README says. Tall boards
+// fit: they have few column-height vectors, so few indices.
+TEST(SolverTest, GravityBoardsThatDoNotFitAreAsDocumented) {
+  std::vector<std::string> refused, compact_only;
+  for (int m = 1; m <= 30; ++m) {
+    for (int n = 1; m * n <= 30; ++n) {
+      const Game game = *Game::Create({m, n, std::max(m, n), true});
+      SolveOptions options;
+      const std::string name = std::to_string(m) + "x" + std::to_string(n);
+      options.compact = true;
+      if (SolveBytes(game, options) > options.max_bytes) {
+        refused.push_back(name);
+        continue;
+      }
+      options.compact = false;
+      if (SolveBytes(game, options) > options.max_bytes) {
+        compact_only.push_back(name);
+      }
+    }
+  }
+  EXPECT_EQ(refused,
+            (std::vector<std::string>{"10x3", "14x2", "15x2", "24x1", "25x1",
+                                      "26x1", "27x1", "28x1", "29x1", "30x1"}));
+  EXPECT_EQ(compact_only,
+            (std::vector<std::string>{"6x5", "9x3", "13x2", "22x1", "23x1"}));
+  // And Solve itself refuses one, at once, naming the memory.
+  absl::StatusOr<Solution> s = Solve(*Game::Create({10, 3, 4, true}), {});
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kResourceExhausted);
 }
 
 }  // namespace

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# End to end: what an adversarial pass found (hardening round 2), one check
+# per class: special files as targets and tables, memory and thread limits,
+# write errors on standard output, the value section in verify, huge
+# non-tables, signals during a write, and the smaller ones.
+set -u
+SOLVE="$TEST_SRCDIR/mnk/solver/solve"
+PLAY="$TEST_SRCDIR/mnk/player/play"
+VERIFY="$TEST_SRCDIR/mnk/table/verify"
+TABLE="$TEST_SRCDIR/mnk/data/3x3k3.mnk"
+TMP="$(mktemp -d "${TEST_TMPDIR:-/tmp}/hardening.XXXXXX")"
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_eq() { [ "$2" == "$3" ] || fail "$1: expected [$2], got [$3]"; }
+expect_contains() {
+  case "$3" in *"$2"*) ;; *) fail "$1: [$2] not in: [$3]" ;; esac
+}
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# --- 1. solve --out never replaces what is not a regular file.
+mkfifo "$TMP/fifo"
+"$SOLVE" --quiet --out="$TMP/fifo" > /dev/null 2> "$TMP/err"
+expect_eq "fifo target exit" 3 $?
+expect_contains "fifo target" "is a FIFO, not a regular file: refusing to replace it" "$(cat "$TMP/err")"
+[ -p "$TMP/fifo" ] || fail "fifo target: the FIFO was replaced"
+echo keep > "$TMP/kept"
+ln -s "$TMP/kept" "$TMP/link"
+"$SOLVE" --quiet --out="$TMP/link" > /dev/null 2> "$TMP/err"
+expect_eq "symlink target exit" 3 $?
+[ -L "$TMP/link" ] && [ "$(cat "$TMP/kept")" == keep ] || fail "symlink target touched"
+if mknod "$TMP/null" c 1 3 2> /dev/null; then
+  "$SOLVE" --quiet --out="$TMP/null" > /dev/null 2> "$TMP/err"
+  expect_eq "device target exit" 3 $?
+  expect_contains "device target" "is a character device" "$(cat "$TMP/err")"
+  [ -c "$TMP/null" ] || fail "device target: the device node was replaced"
+else
+  echo "note: mknod not permitted here; the device target case is skipped"
+fi
+# An existing table keeps its mode; a new one honours the umask.
+"$SOLVE" --quiet --out="$TMP/mode.mnk" > /dev/null
+chmod 600 "$TMP/mode.mnk"
+"$SOLVE" --quiet --out="$TMP/mode.mnk" > /dev/null
+expect_eq "mode kept" 600 "$(stat -c %a "$TMP/mode.mnk")"
+(umask 027 && "$SOLVE" --quiet --out="$TMP/umask.mnk" > /dev/null)
+expect_eq "umask honoured" 640 "$(stat -c %a "$TMP/umask.mnk")"
+
+# --- 2. No uncaught exception: memory and thread limits are messages.
+"$SOLVE" --threads=100000 --quiet > /dev/null 2> "$TMP/err"
+expect_eq "solve threads exit" 1 $?
+expect_contains "solve threads" "--threads=100000: expected 0 (one per core) to 256" "$(cat "$TMP/err")"
+"$VERIFY" --table="$TABLE" --threads=100000 > /dev/null 2> "$TMP/err"
+expect_eq "verify threads exit" 1 $?
+# (Not under AddressSanitizer: its shadow memory cannot start under a
+# small address-space limit.)
+if grep -qa AddressSanitizer "$SOLVE"; then
+  echo "note: sanitizer build; the memory-limit cases are skipped"
+else
+  (ulimit -v 20000 && exec "$SOLVE" --width=4 --height=4 --k=4 --quiet) > /dev/null 2> "$TMP/err"
+  expect_eq "solve memory exit" 4 $?
+  expect_contains "solve memory" "solve: out of memory" "$(cat "$TMP/err")"
+  "$SOLVE" --width=4 --height=4 --k=4 --quiet --out="$TMP/444.mnk" > /dev/null
+  (ulimit -v 30000 && exec "$PLAY" --table="$TMP/444.mnk" --position=................) > /dev/null 2> "$TMP/err"
+  expect_eq "play memory exit" 4 $?
+  expect_contains "play memory" "not enough memory to load" "$(cat "$TMP/err")"
+fi
+
+# --- 3. Write errors on standard output end the program (exit 6).
+"$PLAY" --position=......... > /dev/full 2> "$TMP/err"
+expect_eq "play /dev/full exit" 6 $?
+expect_contains "play /dev/full" "cannot write to standard output: No space left on device" "$(cat "$TMP/err")"
+"$SOLVE" --quiet > /dev/full 2> /dev/null
+expect_eq "solve /dev/full exit" 6 $?
+"$VERIFY" --table="$TABLE" --quiet > /dev/full 2> /dev/null
+expect_eq "verify /dev/full exit" 6 $?
+yes X........ | head -n 100000 | "$PLAY" --batch > /dev/full 2> /dev/null
+expect_eq "batch /dev/full exit" 6 $?
+# SIGPIPE ignored by the caller: the batch still ends when the reader goes.
+status=$( (trap '' PIPE; yes X........ | timeout 20 "$PLAY" --batch 2> /dev/null | head -n 1 > /dev/null; echo "${PIPESTATUS[1]}") )
+expect_eq "batch closed pipe exit" 6 "$status"
+
+# --- 4. verify checks the 2-bit value section too.
+cp "$TABLE" "$TMP/values.mnk"
+/usr/bin/python3 - "$TMP/values.mnk" << 'PY'
+import sys, zlib
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+values = (6046 + 3) // 4
+for i in range(64, 64 + values):
+    data[i] ^= 0x55          # every value changed, the records not
+data[-4:] = zlib.crc32(bytes(data[:-4])).to_bytes(4, "little")
+open(path, "wb").write(data)
+PY
+out=$("$VERIFY" --table="$TMP/values.mnk" --quiet)
+expect_eq "value section exit" 5 $?
+expect_contains "value section" "the value section says" "$out"
+
+# --- 5. A huge non-table is refused from its header, in milliseconds.
+truncate -s 2G "$TMP/big"
+start=$(now_ms)
+"$PLAY" --table="$TMP/big" --position=......... 2> "$TMP/err"
+expect_eq "big exit" 3 $?
+elapsed=$(($(now_ms) - start))
+[ "$elapsed" -lt 2000 ] || fail "big: refused after $elapsed ms"
+expect_contains "big" "is not a table file" "$(cat "$TMP/err")"
+/usr/bin/time -f %M -o "$TMP/rss" "$VERIFY" --table="$TMP/big" > /dev/null 2>&1
+rss=$(tail -n 1 "$TMP/rss")
+[ "$rss" -lt 100000 ] || fail "big: verify used $rss KB"
+
+# --- 6. FIFOs and devices as tables: refused at once, saying so.
+timeout 10 "$PLAY" --table="$TMP/fifo" --position=......... 2> "$TMP/err"
+expect_eq "fifo table exit" 3 $?
+expect_contains "fifo table" "is a FIFO, not a regular file: expected a table file" "$(cat "$TMP/err")"
+"$VERIFY" --table=/dev/null 2> "$TMP/err" > /dev/null
+expect_eq "device table exit" 3 $?
+expect_contains "device table" "/dev/null is a character device, not a regular file" "$(cat "$TMP/err")"
+"$PLAY" --table=/proc/self/status --position=......... 2> "$TMP/err"
+expect_eq "proc table exit" 3 $?
+expect_contains "proc table" "is not a table file: it starts with" "$(cat "$TMP/err")"
+
+# --- 7. Signals during a write leave no temporary file.
+(ulimit -f 100 && exec "$SOLVE" --width=4 --height=4 --k=3 --quiet --out="$TMP/limit.mnk") > /dev/null 2> "$TMP/err"
+expect_eq "file size limit exit" 3 $?
+expect_contains "file size limit" "File too large" "$(cat "$TMP/err")"
+hits=0
+for i in 1 2 3 4 5 6; do
+  "$SOLVE" --width=4 --height=4 --k=4 --quiet --out="$TMP/term.mnk" > /dev/null 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2> /dev/null && ! ls "$TMP" | grep -q '^term.mnk.tmp-'; do sleep 0.002; done
+  ls "$TMP" | grep -q '^term.mnk.tmp-' && hits=$((hits + 1))
+  kill -TERM "$pid" 2> /dev/null
+  wait "$pid"
+done
+expect_eq "SIGTERM temp files" 0 "$(ls "$TMP" | grep -c '\.tmp-')"
+echo "SIGTERM landed during the write $hits times of 6"
+# What SIGKILL leaves (an unlocked PATH.tmp-XXXXXX) is removed by the next
+# solve to PATH; a temporary file locked by a live writer is not.
+printf 'partial' > "$TMP/kill.mnk.tmp-AbC123"
+flock "$TMP/kill.mnk.tmp-Live99" sleep 30 &
+locker=$!
+while ! [ -e "$TMP/kill.mnk.tmp-Live99" ]; do sleep 0.01; done
+sleep 0.2
+"$SOLVE" --quiet --out="$TMP/kill.mnk" > /dev/null
+[ -e "$TMP/kill.mnk.tmp-AbC123" ] && fail "a stale temporary file was kept"
+[ -e "$TMP/kill.mnk.tmp-Live99" ] || fail "a live writer's temporary file was removed"
+kill "$locker" 2> /dev/null
+wait "$locker" 2> /dev/null
+
+# --- 8. The smaller ones.
+"$PLAY" --position='' < /dev/null 2> "$TMP/err"
+expect_eq "empty position exit" 2 $?
+"$PLAY" --width= --position=......... 2> "$TMP/err"
+expect_eq "empty width exit" 1 $?
+expect_contains "empty width" "--width= is empty: expected a number" "$(cat "$TMP/err")"
+start=$(now_ms)
+"$SOLVE" --width=5 --height=4 --k=4 --quiet --out=/nonexistent/x.mnk > /dev/null 2> "$TMP/err"
+expect_eq "out checked first exit" 3 $?
+elapsed=$(($(now_ms) - start))
+[ "$elapsed" -lt 2000 ] || fail "out checked first: after $elapsed ms"
+long=$(printf 'a%.0s' $(seq 1 250))
+"$SOLVE" --quiet --out="$TMP/$long" > /dev/null 2> "$TMP/err"
+expect_eq "250-byte name exit" 0 $?
+"$PLAY" --position="$(printf 'X\001%.0s' $(seq 1 50000))" 2> "$TMP/err"
+expect_eq "control bytes exit" 2 $?
+[ "$(wc -c < "$TMP/err")" -lt 2000 ] || fail "control bytes: $(wc -c < "$TMP/err") bytes of message"
+expect_contains "control bytes" 'X\x01X\x01' "$(cat "$TMP/err")"
+expect_contains "control bytes cut" "(100000 bytes)" "$(cat "$TMP/err")"
+mkdir "$TMP/dir"
+"$SOLVE" --quiet --out="$TMP/dir/" > /dev/null 2> "$TMP/err"
+expect_eq "out dir/ exit" 3 $?
+expect_contains "out dir/" "names a directory: expected a file name for the table" "$(cat "$TMP/err")"
+"$SOLVE" --k=9 --quiet 2> "$TMP/err"
+case "$(cat "$TMP/err")" in *INVALID_ARGUMENT*|*UNAVAILABLE*) fail "Abseil code name in: $(cat "$TMP/err")" ;; esac
+"$PLAY" --batch < "$TMP/dir" > /dev/null 2> "$TMP/err"
+expect_eq "batch from a directory exit" 1 $?
+expect_contains "batch from a directory" "standard input is a directory" "$(cat "$TMP/err")"
+
+rm -rf "$TMP"
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "all hardening checks passed"
