@@ -225,6 +225,13 @@ class Game {
     }
     const int nx = absl::popcount(p.x), no = absl::popcount(p.o);
     if (nx != no && nx != no + 1) return Illegal::kCounts;
+    return CheckLines(p, primitive);
+  }
+  // The rest of Check, for positions whose stones are known to be on the
+  // board with legal counts (every position a PositionIndex builds): the
+  // lines and, with gravity, the floating stones.
+  Illegal CheckLines(const Position& p,
+                     std::optional<Value>* primitive = nullptr) const {
     const bool mover_line = HasLine(p.mover());
     const bool last_line = HasLine(p.last_mover());
     if (mover_line) {

@@ -129,7 +129,8 @@ class LayeredSolver {
             LayerWalker& walker, uint64_t i, const Position& p, Counts& c) {
           std::optional<Value> end;
           const bool reachable =
-              forward ? IsReached(i) : game->Check(p, &end) == Illegal::kLegal;
+              forward ? IsReached(i)
+                      : game->CheckLines(p, &end) == Illegal::kLegal;
           if (!reachable) {
             if (details != nullptr) details->SetDetails(i, 0, kNoMove);
             return;
