@@ -9,13 +9,7 @@ PLAY="$TEST_SRCDIR/mnk/player/play"
 VERIFY="$TEST_SRCDIR/mnk/table/verify"
 TABLE="$TEST_SRCDIR/mnk/data/3x3k3.mnk"
 TMP="$(mktemp -d "${TEST_TMPDIR:-/tmp}/hardening.XXXXXX")"
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_eq() { [ "$2" == "$3" ] || fail "$1: expected [$2], got [$3]"; }
-expect_contains() {
-  case "$3" in *"$2"*) ;; *) fail "$1: [$2] not in: [$3]" ;; esac
-}
+source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # --- 1. solve --out never replaces what is not a regular file.
@@ -176,8 +170,4 @@ expect_eq "batch from a directory exit" 1 $?
 expect_contains "batch from a directory" "standard input is a directory" "$(cat "$TMP/err")"
 
 rm -rf "$TMP"
-if [ "$failures" -ne 0 ]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "all hardening checks passed"
+finish "hardening"

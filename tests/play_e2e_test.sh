@@ -6,17 +6,7 @@ PLAY="$TEST_SRCDIR/mnk/player/play"
 TABLE="$TEST_SRCDIR/mnk/data/3x3k3.mnk"
 JSON="$TEST_SRCDIR/mnk/tests/json_get"
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-# expect_eq NAME EXPECTED ACTUAL
-expect_eq() {
-  [ "$2" == "$3" ] || fail "$1: expected [$2], got [$3]"
-}
-# expect_contains NAME NEEDLE HAYSTACK
-expect_contains() {
-  case "$3" in *"$2"*) ;; *) fail "$1: [$2] not in output: [$3]" ;; esac
-}
+source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 
 # --- A scripted game: a typo, then moves; the table wins with column 1-4-7.
 out=$(printf 'abc\n0\n8\n2\n' | "$PLAY")
@@ -174,8 +164,4 @@ expect_contains "other game" "a table for 3,3,3, not for the game asked for, 3,3
 expect_eq "no built-in table exit" 3 $?
 expect_contains "no built-in" "no built-in table for 4,4,4" "$(cat "$TMP/err")"
 
-if [ "$failures" -gt 0 ]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "all play end-to-end checks passed"
+finish "play end-to-end"

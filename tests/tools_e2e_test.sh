@@ -10,12 +10,7 @@ PLAY="$TEST_SRCDIR/mnk/player/play"
 JSON="$TEST_SRCDIR/mnk/tests/json_get"
 BUILT="$TEST_SRCDIR/mnk/data/3x3k3.mnk"
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_eq() { [ "$2" == "$3" ] || fail "$1: expected [$2], got [$3]"; }
-expect_contains() {
-  case "$3" in *"$2"*) ;; *) fail "$1: [$2] not in: [$3]" ;; esac
-}
+source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 
 # --- solve --json for tic-tac-toe.
 out=$("$SOLVE" --json --quiet)
@@ -137,8 +132,4 @@ for i in $(seq 1 6); do
     fail "fresh kill $i: a partial table is at $target"
 done
 
-if [ "$failures" -gt 0 ]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "all solve and verify end-to-end checks passed"
+finish "solve and verify end-to-end"

@@ -54,8 +54,7 @@ struct alignas(64) Counts {
   }
 };
 
-}  // namespace
-
+// The memory a solve needs (see Solve in solver.h).
 uint64_t BytesNeeded(const Game& game, const PositionIndex& index, bool compact,
                      bool forward) {
   uint64_t widest = 0;
@@ -66,6 +65,8 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index, bool compact,
                   : RecordView::ValueBytes(index.size()) + 2 * index.size()) +
          2 * widest + (forward ? index.size() / 8 : 0);
 }
+
+}  // namespace
 
 uint64_t SolveBytes(const Game& game, const SolveOptions& options) {
   return BytesNeeded(

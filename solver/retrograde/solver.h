@@ -86,8 +86,6 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 
 // The bytes Solve() would need (it refuses more than options.max_bytes).
 uint64_t SolveBytes(const Game& game, const SolveOptions& options);
-uint64_t BytesNeeded(const Game& game, const PositionIndex& index, bool compact,
-                     bool forward);
 
 }  // namespace mnk
 
