@@ -14,6 +14,10 @@ packages=(
   libbenchmark-dev       # Google Benchmark
   zlib1g-dev             # crc32 for table checksums
   nlohmann-json3-dev     # JSON output, and JSON read back in tests
+  libcpp-httplib-dev     # the web server (player/serve)
+  chromium               # the web page's tests, in a real browser
+  chromium-driver        # ... driven by Selenium's WebDriver
+  python3-selenium       # ... from /usr/bin/python3
   clang                  # libFuzzer targets and sanitizer builds
   libclang-rt-14-dev     # clang's sanitizer and fuzzer runtimes
   clang-format           # the style check in CI

@@ -1,0 +1,206 @@
+#include "player/server.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "nlohmann/json.hpp"
+#include "player/player.h"
+
+namespace mnk {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string Dump(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+absl::Status ErrnoError(int error, absl::string_view what) {
+  const std::string message = absl::StrCat(what, ": ", std::strerror(error));
+  if (error == ENOENT) return absl::NotFoundError(message);
+  if (error == EACCES) return absl::PermissionDeniedError(message);
+  if (error == ENOTDIR) return absl::FailedPreconditionError(message);
+  return absl::UnavailableError(message);
+}
+
+// The names in `dir` (not "." or ".."), sorted.
+absl::StatusOr<std::vector<std::string>> ListDirectory(const std::string& dir) {
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) {
+    return ErrnoError(errno, absl::StrCat("cannot list ", Printable(dir)));
+  }
+  std::vector<std::string> names;
+  while (const dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string ContentType(absl::string_view name) {
+  static constexpr std::pair<const char*, const char*> kTypes[] = {
+      {".html", "text/html; charset=utf-8"},
+      {".js", "text/javascript; charset=utf-8"},
+      {".css", "text/css; charset=utf-8"},
+      {".svg", "image/svg+xml"},
+      {".png", "image/png"},
+      {".ico", "image/x-icon"},
+  };
+  for (const auto& [suffix, type] : kTypes) {
+    if (absl::EndsWith(name, suffix)) return type;
+  }
+  return "application/octet-stream";
+}
+
+}  // namespace
+
+Reply ErrorReply(int status, absl::string_view message) {
+  return {status, Dump({{"error", std::string(message)}})};
+}
+
+absl::Status Catalog::Add(std::string source, Table table, bool replace) {
+  const std::string id = table.game().spec().FileStem();
+  auto table_ptr = std::make_unique<Table>(std::move(table));
+  for (Served& s : games_) {
+    if (s.id != id) continue;
+    if (!replace) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("two tables for ", table_ptr->game().spec().Name(), ": ",
+                       Printable(s.source), " and ", Printable(source),
+                       "; expected one a game"));
+    }
+    s.source = std::move(source);
+    s.table = std::move(table_ptr);
+    return absl::OkStatus();
+  }
+  games_.push_back({id, std::move(source), std::move(table_ptr)});
+  return absl::OkStatus();
+}
+
+absl::Status Catalog::AddDirectory(const std::string& dir) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0) {
+    return ErrnoError(errno, absl::StrCat("--tables=", Printable(dir)));
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("--tables=", Printable(dir),
+                     " is not a folder: expected a folder of "
+                     "table files (*.mnk)"));
+  }
+  absl::StatusOr<std::vector<std::string>> names = ListDirectory(dir);
+  if (!names.ok()) return names.status();
+  std::map<std::string, std::string> seen;  // game id -> file, in `dir`
+  for (const std::string& name : *names) {
+    if (!absl::EndsWith(name, ".mnk")) continue;
+    const std::string path = absl::StrCat(dir, "/", name);
+    absl::StatusOr<Table> table = Table::Load(path);
+    if (!table.ok()) return table.status();
+    const std::string id = table->game().spec().FileStem();
+    if (auto it = seen.find(id); it != seen.end()) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("two tables for ", table->game().spec().Name(), " in ",
+                       Printable(dir), ": ", Printable(it->second), " and ",
+                       Printable(path), "; expected one a game"));
+    }
+    seen[id] = path;
+    if (absl::Status s = Add(path, *std::move(table), /*replace=*/true);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+const Catalog::Served* Catalog::Find(absl::string_view id) const {
+  for (const Served& s : games_) {
+    if (s.id == id) return &s;
+  }
+  return nullptr;
+}
+
+std::string Catalog::GamesJson() const {
+  Json list = Json::array();
+  for (const Served& s : games_) {
+    const Table& t = *s.table;
+    const GameSpec& spec = t.game().spec();
+    Json game = {{"id", s.id}, {"name", spec.Name()}};
+    game.update(GameJson(spec));
+    game["cells"] = t.game().cells();
+    game["reachable"] = t.reachable();
+    game["layout"] = t.layout() == Layout::kFull ? "full" : "compact";
+    game["table_bytes"] = t.file_bytes();
+    list.push_back(std::move(game));
+  }
+  return Dump(list);
+}
+
+Reply Catalog::PositionReply(absl::string_view game,
+                             absl::string_view position) const {
+  const Served* s = Find(game);
+  if (s == nullptr) {
+    std::vector<std::string> ids;
+    for (const Served& g : games_) ids.push_back(g.id);
+    return ErrorReply(
+        404, absl::StrCat("no game '", Printable(game), "': expected one of ",
+                          absl::StrJoin(ids, ", ")));
+  }
+  const Table& table = *s->table;
+  absl::StatusOr<Position> p = table.game().Parse(position);
+  if (!p.ok()) {
+    return ErrorReply(400, absl::StrCat("position '", Printable(position),
+                                        "': ", p.status().message()));
+  }
+  absl::StatusOr<Analysis> a = Analyze(table, *p);
+  if (!a.ok()) {
+    // The position is valid, so the table is at fault.
+    return ErrorReply(500,
+                      absl::StrCat("the table of ", s->id,
+                                   " cannot answer: ", a.status().message()));
+  }
+  return {200, AnalysisJson(table.game(), *a)};
+}
+
+absl::StatusOr<StaticFiles> StaticFiles::Load(const std::string& dir) {
+  absl::StatusOr<std::vector<std::string>> names = ListDirectory(dir);
+  if (!names.ok()) return names.status();
+  StaticFiles files;
+  for (const std::string& name : *names) {
+    const std::string path = absl::StrCat(dir, "/", name);
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    if (!in) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot read ", Printable(path)));
+    }
+    files.files_["/" + name] = {ContentType(name), bytes.str()};
+  }
+  if (files.files_.count("/index.html") == 0) {
+    return absl::NotFoundError(absl::StrCat("no index.html in ", Printable(dir),
+                                            ": expected the page's files"));
+  }
+  return files;
+}
+
+const StaticFiles::File* StaticFiles::Find(absl::string_view path) const {
+  if (path == "/") path = "/index.html";
+  auto it = files_.find(path);
+  return it == files_.end() ? nullptr : &it->second;
+}
+
+}  // namespace mnk

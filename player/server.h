@@ -1,0 +1,93 @@
+// The web server's logic without the HTTP: the games it serves, the answers
+// of its JSON API and the page's files. serve_main.cc puts it behind
+// cpp-httplib; tests call it directly.
+//
+//   mnk::Catalog games;
+//   games.Add("3x3k3.mnk", *mnk::Table::Load("3x3k3.mnk"));
+//   mnk::Reply r = games.PositionReply("3x3k3", "X.O/X.X/OO.");
+//   // r.status == 200, r.body == `play --position=X.O/X.X/OO. --json`
+//
+//   absl::StatusOr<mnk::StaticFiles> web = mnk::StaticFiles::Load(dir);
+//   const mnk::StaticFiles::File* f = web->Find("/");  // index.html
+//
+// API (every body is JSON; errors are {"error": "..."}):
+//   GET /api/games            [{"id","name","width","height","k","gravity",
+//                               "misere","cells","reachable","layout",
+//                               "table_bytes"}, ...] in the order added
+//   GET /api/position?game=ID&position=STR
+//                             200: the object of `play --position --json`
+//                             400: a parameter missing or empty, a bad
+//                                  position; 404: no such game
+#ifndef MNK_PLAYER_SERVER_H_
+#define MNK_PLAYER_SERVER_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "table/table.h"
+
+namespace mnk {
+
+// An HTTP status and a JSON body.
+struct Reply {
+  int status = 200;
+  std::string body;
+};
+
+// {"error": message} with the given status.
+Reply ErrorReply(int status, absl::string_view message);
+
+class Catalog {
+ public:
+  // Serves `table` under its game's file stem ("3x3k3", "4x4k4g", "3x3k3m").
+  // kAlreadyExists when a table of that game is already served, unless
+  // `replace` (the new table then takes the old one's place).
+  absl::Status Add(std::string source, Table table, bool replace = false);
+
+  // Adds every *.mnk file of `dir` (by name order), each replacing a built-in
+  // table of the same game. The first error stops it: kNotFound /
+  // kFailedPrecondition for the folder, the reader's error for a table
+  // (naming the file), kAlreadyExists for two files of one game.
+  absl::Status AddDirectory(const std::string& dir);
+
+  size_t size() const { return games_.size(); }
+  std::string GamesJson() const;
+  Reply PositionReply(absl::string_view game, absl::string_view position) const;
+
+ private:
+  struct Served {
+    std::string id;
+    std::string source;  // the file it came from
+    std::unique_ptr<Table> table;
+  };
+  const Served* Find(absl::string_view id) const;
+  std::vector<Served> games_;
+};
+
+// The page's files, read once at start-up from one folder (not its
+// subfolders) and served from memory: only these paths exist, so no request
+// can reach anything else.
+class StaticFiles {
+ public:
+  struct File {
+    std::string content_type;
+    std::string bytes;
+  };
+  // Every regular file directly in `dir`; kNotFound when there is no
+  // index.html.
+  static absl::StatusOr<StaticFiles> Load(const std::string& dir);
+  // "/" is /index.html; nullptr for anything else not loaded.
+  const File* Find(absl::string_view path) const;
+
+ private:
+  std::map<std::string, File, std::less<>> files_;  // by "/name"
+};
+
+}  // namespace mnk
+
+#endif  // MNK_PLAYER_SERVER_H_

@@ -1,0 +1,148 @@
+#include "player/server.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "table/table.h"
+#include "tools/cpp/runfiles/runfiles.h"
+
+namespace mnk {
+namespace {
+
+using bazel::tools::cpp::runfiles::Runfiles;
+
+std::string Runfile(const std::string& name) {
+  std::unique_ptr<Runfiles> runfiles(Runfiles::CreateForTest());
+  return runfiles->Rlocation("mnk/" + name);
+}
+
+Table TicTacToe() { return *Table::Load(Runfile("data/3x3k3.mnk")); }
+
+std::string TempDir(const std::string& name) {
+  const std::string dir = std::string(getenv("TEST_TMPDIR")) + "/" + name;
+  mkdir(dir.c_str(), 0755);
+  return dir;
+}
+
+TEST(CatalogTest, ListsTheGames) {
+  Catalog games;
+  ASSERT_TRUE(games.Add("3x3k3.mnk", TicTacToe()).ok());
+  const nlohmann::json list = nlohmann::json::parse(games.GamesJson());
+  ASSERT_EQ(list.size(), 1);
+  EXPECT_EQ(list[0]["id"], "3x3k3");
+  EXPECT_EQ(list[0]["name"], "3,3,3");
+  EXPECT_EQ(list[0]["width"], 3);
+  EXPECT_EQ(list[0]["k"], 3);
+  EXPECT_EQ(list[0]["gravity"], false);
+  EXPECT_EQ(list[0]["misere"], false);
+  EXPECT_EQ(list[0]["cells"], 9);
+  EXPECT_EQ(list[0]["reachable"], 5478);
+  EXPECT_EQ(list[0]["layout"], "full");
+}
+
+TEST(CatalogTest, AnswersAPositionAsPlayDoes) {
+  Catalog games;
+  ASSERT_TRUE(games.Add("3x3k3.mnk", TicTacToe()).ok());
+  const Reply r = games.PositionReply("3x3k3", "X.O/X.X/OO.");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const nlohmann::json j = nlohmann::json::parse(r.body);
+  EXPECT_EQ(j["position"], "X.O/X.X/OO.");
+  EXPECT_EQ(j["to_move"], "X");
+  EXPECT_EQ(j["value"], "win");
+  EXPECT_EQ(j["remoteness"], 1);
+  EXPECT_EQ(j["best_move"], 4);  // completes the middle row
+  EXPECT_EQ(j["moves"].size(), 3);
+}
+
+TEST(CatalogTest, RefusesBadInput) {
+  Catalog games;
+  ASSERT_TRUE(games.Add("3x3k3.mnk", TicTacToe()).ok());
+  Reply r = games.PositionReply("9x9k5", ".........");
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(nlohmann::json::parse(r.body)["error"],
+            "no game '9x9k5': expected one of 3x3k3");
+  r = games.PositionReply("3x3k3", "XXX/.../...");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(nlohmann::json::parse(r.body)["error"].get<std::string>().find(
+                "position 'XXX/.../...': "),
+            std::string::npos)
+      << r.body;
+  r = games.PositionReply("3x3k3", "");
+  EXPECT_EQ(r.status, 400);
+  // Invalid UTF-8 never breaks the JSON.
+  r = games.PositionReply("\xff\xfe", "");
+  EXPECT_EQ(r.status, 404);
+  EXPECT_TRUE(nlohmann::json::parse(r.body).contains("error"));
+}
+
+TEST(CatalogTest, OneTableAGame) {
+  Catalog games;
+  ASSERT_TRUE(games.Add("a.mnk", TicTacToe()).ok());
+  EXPECT_EQ(games.Add("b.mnk", TicTacToe()).code(),
+            absl::StatusCode::kAlreadyExists);
+  EXPECT_TRUE(games.Add("b.mnk", TicTacToe(), /*replace=*/true).ok());
+  EXPECT_EQ(games.size(), 1);
+}
+
+TEST(CatalogTest, AddsAFolder) {
+  const std::string dir = TempDir("tables");
+  {
+    std::ifstream in(Runfile("data/3x3k3.mnk"), std::ios::binary);
+    std::ofstream out(dir + "/a.mnk", std::ios::binary);
+    out << in.rdbuf();
+    std::ofstream(dir + "/notes.txt") << "not a table, not read";
+  }
+  Catalog games;
+  ASSERT_TRUE(games.Add("built-in", TicTacToe()).ok());
+  ASSERT_TRUE(games.AddDirectory(dir).ok());
+  EXPECT_EQ(games.size(), 1);  // replaced the built-in one
+
+  // Two files of one game in the folder.
+  {
+    std::ifstream in(dir + "/a.mnk", std::ios::binary);
+    std::ofstream out(dir + "/b.mnk", std::ios::binary);
+    out << in.rdbuf();
+  }
+  EXPECT_EQ(Catalog().AddDirectory(dir).code(),
+            absl::StatusCode::kAlreadyExists);
+
+  // A corrupt table stops it, naming the file.
+  std::ofstream(dir + "/b.mnk") << "MNKTABLE and nothing else";
+  const absl::Status s = Catalog().AddDirectory(dir);
+  EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(s.message().find("b.mnk"), std::string::npos) << s;
+
+  EXPECT_EQ(Catalog().AddDirectory(dir + "/missing").code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(Catalog().AddDirectory(dir + "/a.mnk").code(),
+            absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(StaticFilesTest, ServesOnlyThePageFiles) {
+  const std::string index = Runfile("player/web/index.html");
+  absl::StatusOr<StaticFiles> web =
+      StaticFiles::Load(index.substr(0, index.rfind('/')));
+  ASSERT_TRUE(web.ok()) << web.status();
+  const StaticFiles::File* f = web->Find("/");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->content_type, "text/html; charset=utf-8");
+  EXPECT_EQ(f->bytes.rfind("<!doctype html>", 0), 0);
+  EXPECT_EQ(web->Find("/index.html"), f);
+  EXPECT_EQ(web->Find("/../BUILD"), nullptr);
+  EXPECT_EQ(web->Find("/../../data/3x3k3.mnk"), nullptr);
+  EXPECT_EQ(web->Find("index.html"), nullptr);
+  EXPECT_EQ(web->Find(""), nullptr);
+
+  EXPECT_EQ(StaticFiles::Load(TempDir("empty")).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace mnk

@@ -1,0 +1,408 @@
+// The page: plays and analyses any served game through the JSON API
+// (player/server.h); the server does every rule, this file only draws.
+//
+// Test contract: each cell is an element with data-cell="N" (cells numbered
+// row by row from the top left, as in position strings); each legal cell has
+// data-value (win, draw or loss: what playing there gives the side to move)
+// and data-remoteness; #status says whose turn it is or how the game ended.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  games: [],        // from /api/games
+  game: null,       // the one being played
+  line: [],         // positions from the start of this game (strings)
+  cursor: 0,        // the shown position: line[cursor]
+  human: 0,         // 0: the person moves first; 1: second; 'both'
+  mark: 'X',        // how the person's stones are drawn
+  answers: new Map(),  // "game position" -> the API's answer
+  busy: false,      // waiting for the computer's move
+};
+
+// --- The API -------------------------------------------------------------
+
+async function getJson(url) {
+  const response = await fetch(url);
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+  return body;
+}
+
+async function analyse(position) {
+  const key = `${state.game.id} ${position}`;
+  if (!state.answers.has(key)) {
+    const url = `/api/position?game=${encodeURIComponent(state.game.id)}` +
+        `&position=${encodeURIComponent(position)}`;
+    state.answers.set(key, await getJson(url));
+  }
+  return state.answers.get(key);
+}
+
+// --- Positions as strings --------------------------------------------------
+
+function emptyPosition(game) {
+  return Array(game.height).fill('.'.repeat(game.width)).join('/');
+}
+
+// The position after the side to move (`mark`) plays `cell`.
+function play(position, cell, mark) {
+  const width = state.game.width;
+  const at = Math.floor(cell / width) * (width + 1) + (cell % width);
+  return position.slice(0, at) + mark + position.slice(at + 1);
+}
+
+// --- Whose turn ------------------------------------------------------------
+
+const sideOf = (answer) => (answer.to_move === 'X' ? 0 : 1);
+const isOver = (answer) => answer.moves.length === 0;
+const humanToMove = (answer) =>
+  state.human === 'both' || sideOf(answer) === state.human;
+
+// How a side's stones are drawn: the person's with their mark.
+function markOf(side) {
+  if (state.human === 'both') return side === 0 ? 'X' : 'O';
+  const other = state.mark === 'X' ? 'O' : 'X';
+  return side === state.human ? state.mark : other;
+}
+
+function outcome(value, remoteness) {
+  if (remoteness === null) return value;
+  return `${value} in ${remoteness}`;
+}
+
+function statusText(answer) {
+  const side = sideOf(answer);
+  if (isOver(answer)) {
+    if (answer.value === 'draw') return 'Game over: draw.';
+    // The side to move has won (misère: the opponent made a line) or lost.
+    const winner = answer.value === 'win' ? side : 1 - side;
+    const who = state.human === 'both' ? '' :
+        winner === state.human ? ' You win.' : ' The computer wins.';
+    return `Game over: ${markOf(winner)} wins.${who}`;
+  }
+  const whose = state.human === 'both' ? '' :
+      side === state.human ? ' (your turn)' : " (the computer's turn)";
+  const value = $('show-values').checked ?
+      `: ${outcome(answer.value, answer.remoteness)}` : '';
+  return `${markOf(side)} to move${whose}${value}`;
+}
+
+// --- Drawing ---------------------------------------------------------------
+
+function drawBoard(answer) {
+  const game = state.game;
+  const board = $('board');
+  const focused = document.activeElement && document.activeElement.dataset ?
+      document.activeElement.dataset.cell : undefined;
+  board.replaceChildren();
+  board.className = (game.gravity ? 'gravity ' : '') +
+      ($('show-values').checked ? 'show-values' : '');
+  board.style.gridTemplateColumns = `repeat(${game.width}, var(--cell))`;
+  const size = Math.max(28, Math.min(64, Math.floor(480 / game.width)));
+  board.style.setProperty('--cell', `${size}px`);
+  const rows = answer.position.split('/');
+  const moves = new Map(answer.moves.map((m) => [m.move, m]));
+  const canPlay = !isOver(answer) && humanToMove(answer) && !state.busy;
+  for (let cell = 0; cell < game.cells; ++cell) {
+    const row = Math.floor(cell / game.width), col = cell % game.width;
+    const stone = rows[row][col];
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'cell';
+    button.dataset.cell = cell;
+    button.dataset.row = row;
+    button.dataset.col = col;
+    const move = moves.get(cell);
+    // With gravity, any empty cell of a column plays the column's move.
+    const target = move || (game.gravity && stone === '.' ?
+        answer.moves.find((m) => m.column === col) : undefined);
+    let label = `cell ${cell}`;
+    if (stone !== '.') {
+      button.textContent = markOf(stone === 'X' ? 0 : 1);
+      label += `, ${button.textContent}`;
+    }
+    if (move) {
+      button.dataset.value = move.value;
+      if (move.remoteness !== null) button.dataset.remoteness = move.remoteness;
+      const rem = document.createElement('span');
+      rem.className = 'rem';
+      rem.textContent = move.remoteness === null ? '' : move.remoteness;
+      button.append(rem);
+      if (move.move === answer.best_move) button.classList.add('best');
+      label += `, ${outcome(move.value, move.remoteness)}`;
+    }
+    button.setAttribute('aria-label', label);
+    if (target && canPlay) {
+      button.addEventListener('click', () => humanMove(target.move));
+    } else {
+      button.setAttribute('aria-disabled', 'true');
+    }
+    board.append(button);
+  }
+  if (focused !== undefined) {
+    const again = board.querySelector(`[data-cell="${focused}"]`);
+    if (again) again.focus();
+  }
+  $('columns-hint').hidden = !game.gravity;
+}
+
+async function drawMoves() {
+  const list = $('moves');
+  list.replaceChildren();
+  for (let i = 1; i < state.line.length; ++i) {
+    const before = await analyse(state.line[i - 1]);
+    const after = await analyse(state.line[i]);
+    const cell = [...state.line[i].replace(/\//g, '')].findIndex(
+        (c, j) => c !== state.line[i - 1].replace(/\//g, '')[j]);
+    // The value of the position after the move, for the player who moved.
+    const value = {win: 'loss', loss: 'win', draw: 'draw'}[after.value];
+    const item = document.createElement('li');
+    const where = state.game.gravity ?
+        `column ${cell % state.game.width}` : `cell ${cell}`;
+    const result = document.createElement('span');
+    result.className = value;
+    result.textContent = outcome(value, after.remoteness);
+    item.append(`${markOf(sideOf(before))} ${where}: `, result);
+    item.dataset.ply = i;
+    if (i === state.cursor) item.classList.add('current');
+    item.addEventListener('click', () => goTo(i));
+    list.append(item);
+  }
+}
+
+// Value of each position of the line for X: +1 X wins, 0 draw, -1 O wins,
+// drawn nearer the middle the further away the end is.
+async function drawHistory() {
+  const svg = $('history');
+  const ns = 'http://www.w3.org/2000/svg';
+  svg.replaceChildren();
+  const w = 320, h = 120, pad = 14;
+  const plies = Math.max(state.game.cells, 1);
+  const x = (i) => pad + (i * (w - 2 * pad)) / plies;
+  const y = (v) => h / 2 - v * (h / 2 - pad);
+  const add = (name, attrs, text) => {
+    const e = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text) e.textContent = text;
+    svg.append(e);
+    return e;
+  };
+  add('line', {x1: pad, x2: w - pad, y1: y(0), y2: y(0), stroke: '#bbb'});
+  add('text', {x: 2, y: 11, 'font-size': 10}, `${markOf(0)} wins`);
+  add('text', {x: 2, y: h - 3, 'font-size': 10}, `${markOf(1)} wins`);
+  const points = [];
+  for (let i = 0; i < state.line.length; ++i) {
+    const a = await analyse(state.line[i]);
+    const forX = sideOf(a) === 0 ? a.value : {win: 'loss', loss: 'win',
+                                              draw: 'draw'}[a.value];
+    const depth = a.remoteness === null ? 0 : a.remoteness / (plies + 1);
+    const v = forX === 'draw' ? 0 : (forX === 'win' ? 1 : -1) * (1 - depth);
+    points.push([x(i), y(v), forX, i]);
+  }
+  add('polyline', {points: points.map((p) => `${p[0]},${p[1]}`).join(' '),
+                   fill: 'none', stroke: '#555'});
+  const colour = {win: '#008000', draw: '#c8b400', loss: '#800000'};
+  for (const [px, py, forX, i] of points) {
+    add('circle', {cx: px, cy: py, r: i === state.cursor ? 5 : 3,
+                   fill: colour[forX]});
+  }
+}
+
+async function render() {
+  const position = state.line[state.cursor];
+  const answer = await analyse(position);
+  drawBoard(answer);
+  $('status').textContent = statusText(answer);
+  $('position').value = position;
+  $('undo').disabled = undoTarget() === null;
+  $('redo').disabled = redoTarget() === null;
+  const url = `/?game=${encodeURIComponent(state.game.id)}` +
+      `&position=${encodeURIComponent(position)}`;
+  history.replaceState(null, '', url);
+  await drawMoves();
+  await drawHistory();
+  return answer;
+}
+
+// --- Playing ----------------------------------------------------------------
+
+// Shows the position, then lets the computer move if it is its turn and
+// the game goes on from here.
+async function show() {
+  const answer = await render();
+  if (!isOver(answer) && !humanToMove(answer) &&
+      state.cursor === state.line.length - 1) {
+    state.busy = true;
+    drawBoard(answer);
+    try {
+      await extend(play(answer.position, answer.best_move, answer.to_move));
+    } finally {
+      state.busy = false;
+    }
+    await render();
+  }
+}
+
+// Appends a position after the shown one (dropping what undo left behind).
+async function extend(position) {
+  await analyse(position);
+  state.line = state.line.slice(0, state.cursor + 1);
+  state.line.push(position);
+  state.cursor = state.line.length - 1;
+}
+
+async function humanMove(cell) {
+  if (state.busy) return;
+  const answer = await analyse(state.line[state.cursor]);
+  if (isOver(answer) || !humanToMove(answer)) return;
+  $('message').textContent = '';
+  await extend(play(answer.position, cell, answer.to_move));
+  await show();
+}
+
+// Undo and redo step between the positions where the person is to move (or
+// the game is over); with both sides by hand, one move at a time.
+function stopsAt(i) {
+  const a = state.answers.get(`${state.game.id} ${state.line[i]}`);
+  return a && (humanToMove(a) || isOver(a));
+}
+function undoTarget() {
+  for (let i = state.cursor - 1; i >= 0; --i) if (stopsAt(i)) return i;
+  return null;
+}
+function redoTarget() {
+  for (let i = state.cursor + 1; i < state.line.length; ++i) {
+    if (stopsAt(i)) return i;
+  }
+  return null;
+}
+async function goTo(i) {
+  if (state.busy || i === null || i < 0 || i >= state.line.length) return;
+  state.cursor = i;
+  $('message').textContent = '';
+  await show();
+}
+
+// Starts a game at `position` (already checked by the server).
+async function start(position) {
+  state.line = [position];
+  state.cursor = 0;
+  await show();
+}
+
+async function newGame() {
+  if (state.busy) return;
+  const first = $('first').value;
+  state.mark = $('mark').value;
+  state.human = first === 'both' ? 'both' : first === 'human' ? 0 : 1;
+  $('message').textContent = '';
+  await start(emptyPosition(state.game));
+}
+
+// A position typed in the editor or given in the URL: opened with the
+// person to move (unless both sides are played by hand); a clear message
+// when it is not valid.
+async function open(position, where) {
+  try {
+    const answer = await analyse(position);
+    if (state.human !== 'both') {
+      // The person takes the side to move, drawn with its own letter.
+      state.human = sideOf(answer);
+      state.mark = answer.to_move;
+      $('mark').value = state.mark;
+      $('first').value = state.human === 0 ? 'human' : 'ai';
+    }
+    $('message').textContent = '';
+    await start(answer.position);
+    return true;
+  } catch (error) {
+    $('message').textContent = `${where}: ${error.message}`;
+    return false;
+  }
+}
+
+function selectGame(id) {
+  state.game = state.games.find((g) => g.id === id) || state.games[0];
+  $('game').value = state.game.id;
+}
+
+// --- Start-up and controls --------------------------------------------------
+
+function arrowKey(event) {
+  const from = event.target.closest('.cell');
+  if (!from) return;
+  const step = {ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0],
+                ArrowDown: [1, 0]}[event.key];
+  if (!step) return;
+  event.preventDefault();
+  const row = Number(from.dataset.row) + step[0];
+  const col = Number(from.dataset.col) + step[1];
+  if (row < 0 || col < 0 || row >= state.game.height ||
+      col >= state.game.width) {
+    return;
+  }
+  $('board').querySelector(
+      `[data-cell="${row * state.game.width + col}"]`).focus();
+}
+
+function shortcut(event) {
+  if (event.target.closest('input, select, textarea') || event.ctrlKey ||
+      event.metaKey || event.altKey) {
+    return;
+  }
+  const action = {u: () => goTo(undoTarget()), r: () => goTo(redoTarget()),
+                  n: newGame,
+                  v: () => { $('show-values').click(); }}[event.key];
+  if (action) {
+    event.preventDefault();
+    action();
+  }
+}
+
+async function main() {
+  try {
+    state.games = await getJson('/api/games');
+  } catch (error) {
+    $('status').textContent = `Cannot reach the server: ${error.message}`;
+    return;
+  }
+  for (const g of state.games) {
+    const option = document.createElement('option');
+    option.value = g.id;
+    option.textContent = `${g.name} (${g.id})`;
+    $('game').append(option);
+  }
+  $('game').addEventListener('change', () => {
+    selectGame($('game').value);
+    newGame();
+  });
+  $('new').addEventListener('click', newGame);
+  $('undo').addEventListener('click', () => goTo(undoTarget()));
+  $('redo').addEventListener('click', () => goTo(redoTarget()));
+  $('show-values').addEventListener('change', render);
+  $('position-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!state.busy) open($('position').value.trim(), 'That position');
+  });
+  $('board').addEventListener('keydown', arrowKey);
+  document.addEventListener('keydown', shortcut);
+
+  const params = new URLSearchParams(location.search);
+  const id = params.get('game');
+  selectGame(id);
+  if (id !== null && state.game.id !== id) {
+    $('message').textContent = `The URL names no game '${id}': expected ` +
+        `one of ${state.games.map((g) => g.id).join(', ')}.`;
+  }
+  state.human = 0;
+  if (params.has('position') &&
+      await open(params.get('position'), 'The position in the URL')) {
+    return;
+  }
+  const message = $('message').textContent;
+  await newGame();
+  $('message').textContent = message;
+}
+
+main();

@@ -1,0 +1,214 @@
+"""The web server's JSON API over HTTP (//player:serve): answers equal to
+`play --position --json`, every class of bad input, path traversal, and
+2,000 requests from 32 concurrent clients.
+
+Prints the latency figures (p50, p99) the README quotes.
+"""
+
+import http.client
+import json
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+import unittest
+import urllib.parse
+
+from web_server import WebServer
+
+PLAY = "player/play"
+C4 = "data/4x4k4g.mnk"
+
+
+def raw_get(server, target, method="GET", body=None):
+    """(status, body) for a request line sent exactly as given."""
+    conn = http.client.HTTPConnection(server.host, server.port, timeout=10)
+    conn.putrequest(method, target, skip_accept_encoding=True)
+    if body is not None:
+        conn.putheader("Content-Length", str(len(body)))
+    conn.endheaders(body.encode() if body is not None else None)
+    r = conn.getresponse()
+    data = r.read().decode()
+    conn.close()
+    return r.status, data
+
+
+def play_answers(table, positions):
+    """`play --batch --json` on the positions: the reference answers."""
+    args = [PLAY, "--batch", "--json"] + (["--table=" + table] if table else [])
+    out = subprocess.run(args, input="".join(p + "\n" for p in positions),
+                         capture_output=True, text=True, check=True).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+class ApiTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = WebServer(tables={"4x4k4g.mnk": C4})
+
+    @classmethod
+    def tearDownClass(cls):
+        assert cls.server.stop() == 0, "serve did not stop cleanly on SIGTERM"
+
+    def error(self, target, status, contains=""):
+        got, body = raw_get(self.server, target)
+        self.assertEqual(got, status, (target, body))
+        message = json.loads(body)["error"]
+        self.assertIn(contains, message, target)
+        return message
+
+    def test_games(self):
+        games = self.server.get_json("/api/games")
+        self.assertEqual([g["id"] for g in games], ["3x3k3", "3x3k3m", "4x4k4g"])
+        c4 = games[2]
+        self.assertEqual((c4["width"], c4["height"], c4["k"], c4["gravity"],
+                          c4["misere"], c4["reachable"], c4["layout"]),
+                         (4, 4, 4, True, False, 161029, "full"))
+        self.assertEqual(games[0]["reachable"], 5478)
+        self.assertTrue(games[1]["misere"])
+
+    def test_position_is_what_play_says(self):
+        for game, table, position in [
+                ("3x3k3", None, "X.O/X.X/OO."),
+                ("3x3k3", None, "XXX/OO./..."),
+                ("3x3k3", None, "........."),
+                ("4x4k4g", C4, "..../..../..../XO.."),
+                ("4x4k4g", C4, "..../..../..../XXO.")]:
+            got = self.server.position(game, position)
+            self.assertEqual(got, play_answers(table, [position])[0], position)
+
+    def test_bad_input(self):
+        self.error("/api/position?position=.........", 400,
+                   "missing parameter 'game'")
+        self.error("/api/position?game=3x3k3", 400,
+                   "missing parameter 'position'")
+        self.error("/api/position?game=3x3k3&position=", 400, "position ''")
+        self.error("/api/position?game=3x3k3&position=XXX/OOO/...", 400,
+                   "position 'XXX/OOO/...'")
+        self.error("/api/position?game=3x3k3&position=" + "X" * 5000, 400)
+        self.error("/api/position?game=3x3k3&position=%ff%00", 400)
+        self.error("/api/position?game=nope&position=.........", 404,
+                   "no game 'nope': expected one of 3x3k3, 3x3k3m, 4x4k4g")
+        self.error("/api/nothing", 404, "no such path: /api/nothing")
+        self.error("/index.htm", 404)
+        got, body = raw_get(self.server, "/api/games", "POST", "x=1")
+        self.assertEqual(got, 405, body)
+        self.assertIn("method POST is not allowed", json.loads(body)["error"])
+        got, _ = raw_get(self.server, "/api/games", "DELETE", "")
+        self.assertEqual(got, 405)
+
+    def test_no_path_traversal(self):
+        for target in ["/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
+                       "/..%2f..%2f..%2fetc%2fpasswd", "/%2E%2E%2F%2E%2E%2FBUILD",
+                       "/..\\..\\BUILD", "/web/../BUILD", "//etc/passwd",
+                       "/player/web/index.html", "/./index.html/../BUILD",
+                       "/index.html%00.png", "/%252e%252e/BUILD",
+                       "/../data/3x3k3.mnk", "/serve", "/../MANIFEST"]:
+            got, body = raw_get(self.server, target)
+            self.assertIn(got, (400, 404), target)
+            self.assertIn("error", json.loads(body), target)
+            self.assertNotIn("root:", body)
+        status, page = raw_get(self.server, "/")
+        self.assertEqual(status, 200)
+        self.assertIn('<script src="/app.js">', page)
+
+    def test_one_log_line_per_request(self):
+        before = len(self.server.log_lines())
+        self.server.get("/api/games")
+        self.server.get("/api/nothing")
+        time.sleep(0.2)
+        lines = self.server.log_lines()[before:]
+        games_bytes = len(self.server.get("/api/games")[1].encode())
+        self.assertEqual(lines, ["GET /api/games 200 %d" % games_bytes,
+                                 "GET /api/nothing 404 " + lines[1].split()[-1]])
+
+    def test_load(self):
+        # Positions from random games, answered first by `play`.
+        rng = random.Random(9)
+        cases = []
+        for game, table, empty in [("3x3k3", None, ".../.../..."),
+                                   ("4x4k4g", C4, "..../..../..../....")]:
+            positions = set()
+            for _ in range(60):
+                p = empty
+                while True:
+                    positions.add(p)
+                    a = self.server.position(game, p)
+                    if not a["moves"]:
+                        break
+                    cell = rng.choice(a["moves"])["move"]
+                    row, col = divmod(cell, a["game"]["width"])
+                    i = row * (a["game"]["width"] + 1) + col
+                    p = p[:i] + a["to_move"] + p[i + 1:]
+            positions = sorted(positions)
+            cases += [(game, p, want) for p, want in
+                      zip(positions, play_answers(table, positions))]
+        requests = 2000
+        clients = 32
+        latencies = []
+        wrong = []
+        lock = threading.Lock()
+
+        def client(c):
+            conn = http.client.HTTPConnection(self.server.host,
+                                              self.server.port, timeout=30)
+            mine = []
+            for n in range(c, requests, clients):
+                game, p, want = cases[n % len(cases)]
+                target = "/api/position?" + urllib.parse.urlencode(
+                    {"game": game, "position": p})
+                start = time.perf_counter()
+                conn.request("GET", target)
+                r = conn.getresponse()
+                body = r.read()
+                mine.append(time.perf_counter() - start)
+                if r.status != 200 or json.loads(body) != want:
+                    with lock:
+                        wrong.append((p, r.status, body[:200]))
+                if r.getheader("Connection") == "close":
+                    conn.close()
+            with lock:
+                latencies.extend(mine)
+
+        start = time.perf_counter()
+        threads = [threading.Thread(target=client, args=(c,))
+                   for c in range(clients)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        elapsed = time.perf_counter() - start
+        self.assertFalse(any(t.is_alive() for t in threads), "clients hung")
+        self.assertEqual(wrong, [])
+        self.assertEqual(len(latencies), requests)
+        self.assertLess(elapsed, 60)
+        latencies.sort()
+        p50 = latencies[len(latencies) // 2] * 1000
+        p99 = latencies[int(len(latencies) * 0.99)] * 1000
+        print("load: %d requests from %d clients (%d distinct positions) in "
+              "%.2f s: %.0f requests/s, latency p50 %.2f ms, p99 %.2f ms" %
+              (requests, clients, len(cases), elapsed, requests / elapsed,
+               p50, p99), file=sys.stderr)
+        self.assertTrue(self.server.alive())
+
+    def test_latency_one_client(self):
+        conn = http.client.HTTPConnection(self.server.host, self.server.port,
+                                          timeout=10)
+        latencies = []
+        for n in range(500):
+            start = time.perf_counter()
+            conn.request("GET", "/api/position?game=3x3k3&position=" +
+                         ["X.O/X.X/OO.", ".../.X./...", ".../.../..."][n % 3])
+            r = conn.getresponse()
+            r.read()
+            latencies.append(time.perf_counter() - start)
+            self.assertEqual(r.status, 200)
+        latencies.sort()
+        print("one client: 500 requests, latency p50 %.3f ms, p99 %.3f ms" %
+              (latencies[250] * 1000, latencies[495] * 1000), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

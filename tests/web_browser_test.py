@@ -1,0 +1,258 @@
+"""The web page in a real browser: headless Chromium driven by Selenium.
+
+Plays whole games by clicks as X and as O (the perfect player never loses),
+checks every legal cell's data-value and data-remoteness against the API at
+every step, undo and redo, a gravity board, the keyboard, and bad positions
+in the URL and the editor. Saves a screenshot (page.png) among the test's
+outputs and prints the page's load time.
+"""
+
+import os
+import random
+import sys
+import time
+import unittest
+import urllib.parse
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.select import Select
+from selenium.webdriver.support.ui import WebDriverWait
+
+from web_server import WebServer
+
+
+def browser():
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu",
+                "--disable-dev-shm-usage", "--window-size=1100,1000"]:
+        options.add_argument(arg)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"),
+                            options=options)
+
+
+class PageTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = WebServer(tables={"4x4k4g.mnk": "data/4x4k4g.mnk"})
+        cls.driver = browser()
+        cls.rng = random.Random(4)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        assert cls.server.stop() == 0, "serve did not stop cleanly on SIGTERM"
+
+    # --- Helpers -----------------------------------------------------------
+
+    def open(self, query=""):
+        self.driver.get(self.server.url + "/" + query)
+        self.wait(lambda d: not self.status().startswith("Loading"))
+
+    def wait(self, condition, timeout=10):
+        return WebDriverWait(self.driver, timeout).until(condition)
+
+    def status(self):
+        return self.driver.find_element(By.ID, "status").text
+
+    def message(self):
+        return self.driver.find_element(By.ID, "message").text
+
+    def position(self):
+        return self.driver.find_element(By.ID, "position").get_attribute(
+            "value")
+
+    def cell(self, n):
+        return self.driver.find_element(By.CSS_SELECTOR, '[data-cell="%d"]' % n)
+
+    def settled(self):
+        """True once the page waits for the person or the game is over."""
+        s = self.status()
+        return "(your turn)" in s or s.startswith("Game over") or (
+            "computer" not in s and "to move" in s)
+
+    def new_game(self, game, first, mark):
+        Select(self.driver.find_element(By.ID, "game")).select_by_value(game)
+        self.wait(lambda d: self.settled() and self.game_id() == game)
+        Select(self.driver.find_element(By.ID, "first")).select_by_value(first)
+        Select(self.driver.find_element(By.ID, "mark")).select_by_value(mark)
+        self.driver.find_element(By.ID, "new").click()
+        self.wait(lambda d: self.settled() and (
+            first != "human" or "." * 3 in self.position()))
+
+    def game_id(self):
+        query = urllib.parse.urlparse(self.driver.current_url).query
+        return urllib.parse.parse_qs(query).get("game", [""])[0]
+
+    def check_cells(self, game):
+        """Every cell's data attributes against the API's answer."""
+        answer = self.server.position(game, self.position())
+        moves = {m["move"]: m for m in answer["moves"]}
+        cells = self.driver.find_elements(By.CSS_SELECTOR, "[data-cell]")
+        self.assertEqual(len(cells), answer["game"]["width"] *
+                         answer["game"]["height"])
+        for element in cells:
+            n = int(element.get_attribute("data-cell"))
+            value = element.get_attribute("data-value")
+            remoteness = element.get_attribute("data-remoteness")
+            if n in moves:
+                self.assertEqual(value, moves[n]["value"], (n, answer))
+                self.assertEqual(int(remoteness), moves[n]["remoteness"])
+            else:
+                self.assertIsNone(value, (n, answer))
+                self.assertIsNone(remoteness)
+        return answer
+
+    def play_game(self, game, first, mark):
+        """A whole game by clicks; returns the final status."""
+        self.new_game(game, first, mark)
+        plies = 0
+        while True:
+            answer = self.check_cells(game)
+            if not answer["moves"]:
+                return self.status()
+            self.assertIn("(your turn)", self.status())
+            # Often the best move, sometimes any: varied games.
+            move = answer["best_move"] if self.rng.random() < 0.5 else \
+                self.rng.choice(answer["moves"])["move"]
+            before = self.position()
+            if answer["game"]["gravity"]:
+                # Click the top cell of the column: the stone drops.
+                self.cell(move % answer["game"]["width"]).click()
+            else:
+                self.cell(move).click()
+            self.wait(lambda d: self.position() != before and self.settled())
+            plies += 1
+            self.assertLess(plies, 40)
+
+    # --- Tests ---------------------------------------------------------------
+
+    def test_load_time(self):
+        start = time.perf_counter()
+        self.open()
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-cell]"))
+        ready = time.perf_counter() - start
+        timing = self.driver.execute_script(
+            "const n = performance.getEntriesByType('navigation')[0];"
+            "return [n.domContentLoadedEventEnd, n.loadEventEnd];")
+        print("page: DOMContentLoaded %.0f ms, load %.0f ms, board drawn "
+              "(first API answer) %.0f ms after the request" %
+              (timing[0], timing[1], ready * 1000), file=sys.stderr)
+        self.assertEqual(self.status(), "X to move (your turn): draw in 9")
+
+    def test_never_loses_as_x_or_o(self):
+        self.open()
+        for game, first, mark in [("3x3k3", "human", "X"),
+                                  ("3x3k3", "ai", "O"),
+                                  ("3x3k3", "human", "O"),
+                                  ("3x3k3", "ai", "X"),
+                                  ("3x3k3m", "human", "X"),
+                                  ("3x3k3m", "ai", "O")]:
+            for _ in range(2):
+                final = self.play_game(game, first, mark)
+                self.assertTrue(final.startswith("Game over"), final)
+                self.assertNotIn("You win", final, (game, first, mark))
+
+    def test_gravity_board(self):
+        self.open("?game=4x4k4g")
+        # A click high in column 2 drops the stone to the bottom (cell 14).
+        self.cell(2).click()
+        self.wait(lambda d: self.position() != "..../..../..../...." and
+                  self.settled())
+        self.assertEqual(self.position()[-2], "X")
+        self.check_cells("4x4k4g")
+        final = self.play_game("4x4k4g", "ai", "X")
+        self.assertNotIn("You win", final)
+
+    def test_undo_redo(self):
+        self.open("?game=3x3k3")
+        self.new_game("3x3k3", "human", "X")
+        self.cell(4).click()
+        self.wait(lambda d: self.position().count("O") == 1 and self.settled())
+        after_one = self.position()
+        self.cell(0 if after_one[0] == "." else 2).click()
+        self.wait(lambda d: self.position().count("O") == 2 and self.settled())
+        after_two = self.position()
+        undo = self.driver.find_element(By.ID, "undo")
+        redo = self.driver.find_element(By.ID, "redo")
+        undo.click()
+        self.wait(lambda d: self.position() == after_one)
+        self.check_cells("3x3k3")
+        undo.click()
+        self.wait(lambda d: self.position() == ".../.../...")
+        self.assertFalse(undo.is_enabled())
+        redo.click()
+        self.wait(lambda d: self.position() == after_one)
+        # The keyboard: r redoes, u undoes.
+        self.driver.find_element(By.TAG_NAME, "body").send_keys("r")
+        self.wait(lambda d: self.position() == after_two)
+        self.assertFalse(redo.is_enabled())
+        self.driver.find_element(By.TAG_NAME, "body").send_keys("u")
+        self.wait(lambda d: self.position() == after_one)
+        self.assertIn("position=" + urllib.parse.quote(after_one, safe=""),
+                      self.driver.current_url.replace("%2F", "%2F"))
+        # A move after undo drops the redo line.
+        self.cell(self.server.position("3x3k3", after_one)["best_move"]).click()
+        self.wait(lambda d: self.position().count("O") == 2 and self.settled())
+        self.assertFalse(redo.is_enabled())
+
+    def test_keyboard(self):
+        self.open("?game=3x3k3")
+        self.new_game("3x3k3", "human", "X")
+        self.cell(0).send_keys(Keys.ARROW_RIGHT)
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute(
+            "data-cell"), "1")
+        self.driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+        self.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        self.wait(lambda d: self.position()[5] == "X" and self.settled())
+
+    def test_url_opens_and_follows_a_position(self):
+        self.open("?game=3x3k3&position=" + urllib.parse.quote("XO./.X./..O"))
+        self.assertEqual(self.position(), "XO./.X./..O")
+        self.assertEqual(self.message(), "")
+        self.assertIn("X to move (your turn): win in", self.status())
+        self.check_cells("3x3k3")
+        self.cell(6).click()
+        self.wait(lambda d: self.position() != "XO./.X./..O" and
+                  self.settled())
+        self.assertIn(urllib.parse.quote(self.position(), safe=""),
+                      self.driver.current_url)
+
+    def test_bad_positions_get_a_message(self):
+        self.open("?game=3x3k3&position=XXX/OOO/...")
+        self.assertIn("The position in the URL", self.message())
+        self.assertIn("XXX/OOO/...", self.message())
+        self.assertEqual(self.position(), ".../.../...")
+        self.open("?game=nope")
+        self.assertIn("The URL names no game 'nope'", self.message())
+        self.open("?game=3x3k3")
+        editor = self.driver.find_element(By.ID, "position")
+        editor.clear()
+        editor.send_keys("XO/..", Keys.ENTER)
+        self.wait(lambda d: self.message().startswith("That position"))
+        editor.clear()
+        editor.send_keys("XO./.../...", Keys.ENTER)
+        self.wait(lambda d: self.message() == "" and
+                  self.position() == "XO./.../...")
+
+    def test_screenshot(self):
+        self.open("?game=3x3k3")
+        self.new_game("3x3k3", "human", "X")
+        for cell in (4, 0):
+            before = self.position()
+            if before[cell + cell // 3] != ".":
+                cell = 2
+            self.cell(cell).click()
+            self.wait(lambda d: self.position() != before and self.settled())
+        out = os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR", ".")
+        path = os.path.join(out, "page.png")
+        self.assertTrue(self.driver.save_screenshot(path))
+        self.assertGreater(os.path.getsize(path), 10000)
+
+
+if __name__ == "__main__":
+    unittest.main()
