@@ -11,6 +11,7 @@
 // unreadable, not a regular file, corrupt or for another game; 4 not enough
 // memory; 6 standard output could not be written (a full disk, a closed
 // pipe): the program stops at the first answer it cannot write.
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <streambuf>
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
@@ -94,6 +96,34 @@ void ScanFlags(int argc, char** argv) {
     named_flags.insert(std::move(name));
   }
 }
+
+// Standard input for --batch: answers are flushed only before a read that
+// would wait, so a pipe full of positions gets its answers in a few large
+// writes, while a person, or a program that waits for each answer before
+// sending the next line, gets each one at once.
+class FlushBeforeWaiting : public std::streambuf {
+ public:
+  FlushBeforeWaiting(int fd, std::ostream& out) : fd_(fd), out_(out) {}
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    pollfd ready = {fd_, POLLIN, 0};
+    if (poll(&ready, 1, 0) == 0) out_.flush();  // nothing waiting: answer
+    ssize_t got;
+    do {
+      got = read(fd_, buffer_, sizeof(buffer_));
+    } while (got < 0 && errno == EINTR);
+    if (got <= 0) return traits_type::eof();  // end of input, or an error
+    setg(buffer_, buffer_, buffer_ + got);
+    return traits_type::to_int_type(buffer_[0]);
+  }
+
+ private:
+  const int fd_;
+  std::ostream& out_;
+  char buffer_[1 << 16];
+};
 
 int OutputFailed() {
   return Fail(kOutput, absl::StrCat("cannot write to standard output: ",
@@ -202,14 +232,16 @@ int Main(const char* argv0) {
   }
   if (absl::GetFlag(FLAGS_batch)) {
     std::ios::sync_with_stdio(false);
+    FlushBeforeWaiting input(STDIN_FILENO, std::cout);
+    std::istream in(&input);
     std::string line;
     bool too_long;
-    while (ReadLine(std::cin, &line, &too_long)) {
+    while (ReadLine(in, &line, &too_long)) {
       std::cout << AnswerLine(*table, line, json, too_long);
-      std::cout.flush();
       if (!std::cout) return OutputFailed();
     }
-    return 0;
+    std::cout.flush();
+    return std::cout ? 0 : OutputFailed();
   }
   GameOptions options;
   options.human_first = first == "human";

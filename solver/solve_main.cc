@@ -56,15 +56,15 @@ std::string Summary(const Solution& s, uint64_t table_bytes,
       "game        %s (%dx%d, %d in a row %s%s)\n"
       "start       %s for X, the first player, in %d plies\n"
       "reachable   %d positions, %d terminal (%d won by X, %d won by O, %d "
-      "drawn)\n"
+      "drawn); %d up to symmetry\n"
       "by ply      %s\n"
       "by value    %d wins, %d draws, %d losses for the side to move\n",
       s.game.spec().Name(), s.game.width(), s.game.height(), s.game.spec().k,
       s.game.spec().misere ? "loses" : "wins",
       s.game.spec().gravity ? ", gravity" : "", ValueName(st.start_value),
       st.start_remoteness, st.reachable, st.terminal, st.x_wins, st.o_wins,
-      st.full_draws, absl::StrJoin(st.per_ply, " "), st.wins, st.draws,
-      st.losses);
+      st.full_draws, st.canonical, absl::StrJoin(st.per_ply, " "), st.wins,
+      st.draws, st.losses);
   absl::StrAppendFormat(
       &text,
       "table       %s layout, %d bytes, %.2f bits per reachable position%s\n",
@@ -88,6 +88,8 @@ std::string Json(const Solution& s, uint64_t table_bytes) {
       {"start_value", std::string(ValueName(st.start_value))},
       {"start_remoteness", st.start_remoteness},
       {"reachable", st.reachable},
+      {"canonical", st.canonical},
+      {"symmetries", s.game.symmetries().size()},
       {"terminal", st.terminal},
       {"terminal_by_outcome",
        {{"x_wins", st.x_wins},

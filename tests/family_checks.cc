@@ -35,6 +35,7 @@ uint64_t CheckAgainstOracle(const Solution& s) {
   const Game& game = s.game;
   const GameSpec& spec = game.spec();
   const oracle::Solved solved = oracle::SolveNaively(spec);
+  EXPECT_EQ(s.stats.canonical, oracle::CountClasses(spec, solved));
   const RecordView view = s.records.view();
   uint64_t checked = 0;
   int reported = 0;

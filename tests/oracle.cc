@@ -1,6 +1,10 @@
 #include "tests/oracle.h"
 
+#include <algorithm>
 #include <functional>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
 
 namespace mnk::oracle {
 namespace {
@@ -86,6 +90,47 @@ Solved SolveNaively(const GameSpec& spec) {
   };
   solve(std::string(spec.cells(), '.'));
   return solved;
+}
+
+std::vector<std::string> NaiveImages(const GameSpec& spec,
+                                     const std::string& board) {
+  const int m = spec.width, n = spec.height;
+  // (row, col) of the image of cell (r, c), for each symmetry.
+  std::vector<std::function<std::pair<int, int>(int, int)>> maps = {
+      [](int r, int c) { return std::make_pair(r, c); },
+      [m](int r, int c) { return std::make_pair(r, m - 1 - c); }};
+  if (!spec.gravity) {
+    maps.push_back([n](int r, int c) { return std::make_pair(n - 1 - r, c); });
+    maps.push_back(
+        [m, n](int r, int c) { return std::make_pair(n - 1 - r, m - 1 - c); });
+    if (m == n) {
+      for (int i = 0; i < 4; ++i) {
+        auto f = maps[i];
+        maps.push_back([f](int r, int c) { return f(c, r); });
+      }
+    }
+  }
+  std::vector<std::string> images;
+  for (const auto& f : maps) {
+    std::string image(board.size(), '.');
+    for (int r = 0; r < n; ++r) {
+      for (int c = 0; c < m; ++c) {
+        const auto [r2, c2] = f(r, c);
+        image[r2 * m + c2] = board[r * m + c];
+      }
+    }
+    images.push_back(image);
+  }
+  return images;
+}
+
+uint64_t CountClasses(const GameSpec& spec, const Solved& solved) {
+  absl::flat_hash_set<std::string> classes;
+  for (const auto& [board, result] : solved) {
+    const std::vector<std::string> images = NaiveImages(spec, board);
+    classes.insert(*std::min_element(images.begin(), images.end()));
+  }
+  return classes.size();
 }
 
 }  // namespace mnk::oracle

@@ -11,6 +11,7 @@
 #ifndef MNK_TESTS_ORACLE_H_
 #define MNK_TESTS_ORACLE_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,16 @@ bool BetterMove(Value a_value, int a_plies, Value b_value, int b_plies);
 // Every position reachable from the empty board, with its result.
 using Solved = absl::flat_hash_map<std::string, Result>;
 Solved SolveNaively(const GameSpec& spec);
+
+// The images of a board under the symmetries of its rectangle, by row and
+// column arithmetic: turns by 90 degrees and reflections on square boards,
+// half turns and reflections on others, only the left-right mirror with
+// gravity (the floor stays down). Repeats are kept.
+std::vector<std::string> NaiveImages(const GameSpec& spec,
+                                     const std::string& board);
+
+// The number of symmetry classes among the positions of `solved`.
+uint64_t CountClasses(const GameSpec& spec, const Solved& solved);
 
 }  // namespace mnk::oracle
 

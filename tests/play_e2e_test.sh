@@ -164,4 +164,21 @@ expect_contains "other game" "a table for 3,3,3, not for the game asked for, 3,3
 expect_eq "no built-in table exit" 3 $?
 expect_contains "no built-in" "no built-in table for 4,4,4" "$(cat "$TMP/err")"
 
+# --- Batch through a pipe that sends the next line only after the answer
+# to the last: each answer must come at once, though answers to a full pipe
+# are written in large blocks (flushed only before a read would wait).
+coproc BATCH { "$PLAY" --batch; }
+answers=0
+for p in XO./.../... .../.X./... XXX/OO./...; do
+  echo "$p" >&"${BATCH[1]}"
+  if IFS= read -r -t 10 line <&"${BATCH[0]}"; then
+    expect_contains "interactive batch $p" "position=$p" "$line"
+    answers=$((answers + 1))
+  fi
+done
+expect_eq "interactive batch answers, one at a time" 3 "$answers"
+exec {BATCH[1]}>&-
+wait "$BATCH_PID"
+expect_eq "interactive batch exit" 0 $?
+
 finish "play end-to-end"

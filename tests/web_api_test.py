@@ -115,14 +115,22 @@ class ApiTest(unittest.TestCase):
         self.assertIn('<script src="/app.js">', page)
 
     def test_one_log_line_per_request(self):
-        before = len(self.server.log_lines())
-        self.server.get("/api/games")
-        self.server.get("/api/nothing")
-        time.sleep(0.2)
-        lines = self.server.log_lines()[before:]
+        # The logger runs after the answer is sent: wait for the lines.
         games_bytes = len(self.server.get("/api/games")[1].encode())
-        self.assertEqual(lines, ["GET /api/games 200 %d" % games_bytes,
-                                 "GET /api/nothing 404 " + lines[1].split()[-1]])
+        marker = "/api/nothing-%d" % time.monotonic_ns()
+        self.server.get(marker)
+        want = ["GET /api/games 200 %d" % games_bytes,
+                "GET %s 404 " % marker]
+        deadline = time.monotonic() + 5
+        while True:
+            lines = self.server.log_lines()
+            mine = [l for l in lines if marker in l]
+            if mine or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        self.assertEqual(len(mine), 1, lines[-5:])
+        self.assertTrue(mine[0].startswith(want[1]), mine)
+        self.assertIn(want[0], lines)
 
     def test_load(self):
         # Positions from random games, answered first by `play`.
@@ -169,6 +177,7 @@ class ApiTest(unittest.TestCase):
                         wrong.append((p, r.status, body[:200]))
                 if r.getheader("Connection") == "close":
                     conn.close()
+            conn.close()
             with lock:
                 latencies.extend(mine)
 

@@ -129,6 +129,32 @@ Game::Game(const GameSpec& spec) : spec_(spec) {
       }
     }
   }
+  auto maps = std::make_shared<std::vector<ByteMaps>>(symmetries_.size());
+  for (size_t s = 0; s < symmetries_.size(); ++s) {
+    for (int byte = 0; byte < 4; ++byte) {
+      for (uint32_t v = 0; v < 256; ++v) {
+        uint32_t image = 0;
+        for (int bit = 0; bit < 8; ++bit) {
+          const int cell = 8 * byte + bit;
+          if ((v >> bit & 1) && cell < cells()) {
+            image |= uint32_t{1} << symmetries_[s][cell];
+          }
+        }
+        (*maps)[s][byte][v] = image;
+      }
+    }
+  }
+  byte_maps_ = std::move(maps);
+}
+
+Position Game::Canonical(const Position& p) const {
+  auto key = [](const Position& q) { return uint64_t{q.x} << 32 | q.o; };
+  Position best = p;
+  for (size_t s = 1; s < symmetries_.size(); ++s) {
+    const Position image = Transform(p, static_cast<int>(s));
+    if (key(image) < key(best)) best = image;
+  }
+  return best;
 }
 
 std::vector<int> Game::LegalMoves(const Position& p) const {

@@ -45,6 +45,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -267,6 +268,18 @@ class Game {
   // lines to lines, so symmetric positions have the same value.
   const std::vector<Symmetry>& symmetries() const { return symmetries_; }
   Position Transform(const Position& p, const Symmetry& s) const;
+  // Bit mask `bits` under symmetries()[s]: four table lookups, one a byte.
+  uint32_t TransformMask(uint32_t bits, int s) const {
+    const ByteMaps& t = (*byte_maps_)[s];
+    return t[0][bits & 0xff] | t[1][bits >> 8 & 0xff] |
+           t[2][bits >> 16 & 0xff] | t[3][bits >> 24];
+  }
+  Position Transform(const Position& p, int s) const {
+    return {TransformMask(p.x, s), TransformMask(p.o, s)};
+  }
+  // The least of p's images, (x, o) compared as numbers: the same position
+  // for every member of a symmetry class.
+  Position Canonical(const Position& p) const;
 
  private:
   explicit Game(const GameSpec& spec);
@@ -295,6 +308,10 @@ class Game {
   int shift_[4] = {};
   uint32_t starts_[4] = {};
   std::vector<Symmetry> symmetries_;
+  // byte_maps_[s][b][v]: the image under symmetries_[s] of byte value v in
+  // byte b of a mask. Shared: games are copied by value.
+  using ByteMaps = std::array<std::array<uint32_t, 256>, 4>;
+  std::shared_ptr<const std::vector<ByteMaps>> byte_maps_;
 };
 
 }  // namespace mnk

@@ -42,6 +42,34 @@ const ChildScores kChildScores;
 struct alignas(64) Counts {
   uint64_t reachable = 0, terminal = 0, x_wins = 0, o_wins = 0, full_draws = 0,
            wins = 0, draws = 0, losses = 0;
+  // Reachable positions left unchanged by a symmetry, summed over the
+  // symmetries other than the identity (for the canonical count).
+  uint64_t fixed = 0;
+  // Scratch for CountFixed: the last shape seen and the symmetries (bit s
+  // for symmetries()[s]) that leave it unchanged.
+  uint32_t shape = ~uint32_t{0};
+  uint32_t shape_symmetries = 0;
+
+  // Burnside's lemma: there are as many symmetry classes as positions fixed
+  // by a symmetry, averaged over the symmetries. Only a symmetry fixing the
+  // shape (the occupied cells) can fix a position; few do, and the walker
+  // visits a shape's positions one after another, so this costs one shape
+  // check a shape and a compare a position.
+  void CountFixed(const Game& game, const Position& p) {
+    const uint32_t occupied = p.occupied();
+    if (occupied != shape) {
+      shape = occupied;
+      shape_symmetries = 0;
+      for (size_t s = 1; s < game.symmetries().size(); ++s) {
+        if (game.TransformMask(occupied, static_cast<int>(s)) == occupied) {
+          shape_symmetries |= uint32_t{1} << s;
+        }
+      }
+    }
+    for (uint32_t syms = shape_symmetries; syms != 0; syms &= syms - 1) {
+      fixed += game.TransformMask(p.x, absl::countr_zero(syms)) == p.x;
+    }
+  }
   void Add(const Counts& c) {
     reachable += c.reachable;
     terminal += c.terminal;
@@ -51,6 +79,7 @@ struct alignas(64) Counts {
     wins += c.wins;
     draws += c.draws;
     losses += c.losses;
+    fixed += c.fixed;
   }
 };
 
@@ -186,6 +215,7 @@ class LayeredSolver {
                                                      std::optional<Value> end,
                                                      Counts& c, int* move) {
     ++c.reachable;
+    c.CountFixed(game_, p);
     Value value;
     int plies = 0;
     if (end.has_value()) {
@@ -237,6 +267,12 @@ class LayeredSolver {
     stats.wins += counts.wins;
     stats.draws += counts.draws;
     stats.losses += counts.losses;
+    fixed_ += counts.fixed;
+    if (stones == 0) {
+      const uint64_t images = stats.reachable + fixed_;
+      assert(images % game_.symmetries().size() == 0);
+      stats.canonical = images / game_.symmetries().size();
+    }
   }
 
   // The values of a solved layer into the 2-bit section, or into the compact
@@ -277,6 +313,7 @@ class LayeredSolver {
   std::vector<uint64_t> reached_;     // forward pass: one bit an index
   std::vector<uint8_t> child_layer_;  // bytes of the layer below
   uint64_t child_offset_ = 0;         // its first index
+  uint64_t fixed_ = 0;                // Counts::fixed of the layers so far
 };
 
 }  // namespace

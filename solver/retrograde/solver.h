@@ -51,6 +51,9 @@ struct SolveOptions {
 
 struct SolveStats {
   uint64_t reachable = 0;
+  // Reachable positions up to symmetry (Game::symmetries): 765 for
+  // tic-tac-toe.
+  uint64_t canonical = 0;
   uint64_t terminal = 0;
   std::vector<uint64_t> per_ply;  // reachable positions by stones on board
   // Terminal positions by outcome.
