@@ -168,17 +168,21 @@ expect_contains "no built-in" "no built-in table for 4,4,4" "$(cat "$TMP/err")"
 # to the last: each answer must come at once, though answers to a full pipe
 # are written in large blocks (flushed only before a read would wait).
 coproc BATCH { "$PLAY" --batch; }
+# Bash unsets BATCH and BATCH_PID once the coprocess is reaped: copy them.
+batch_pid=$BATCH_PID
+batch_in=${BATCH[1]}
+batch_out=${BATCH[0]}
 answers=0
 for p in XO./.../... .../.X./... XXX/OO./...; do
-  echo "$p" >&"${BATCH[1]}"
-  if IFS= read -r -t 10 line <&"${BATCH[0]}"; then
+  echo "$p" >&"$batch_in"
+  if IFS= read -r -t 10 line <&"$batch_out"; then
     expect_contains "interactive batch $p" "position=$p" "$line"
     answers=$((answers + 1))
   fi
 done
 expect_eq "interactive batch answers, one at a time" 3 "$answers"
-exec {BATCH[1]}>&-
-wait "$BATCH_PID"
+exec {batch_in}>&-
+wait "$batch_pid"
 expect_eq "interactive batch exit" 0 $?
 
 finish "play end-to-end"
