@@ -1,0 +1,317 @@
+#include "table/run_coder.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <functional>
+#include <queue>
+#include <utility>
+
+#include "absl/numeric/bits.h"
+#include "absl/strings/str_cat.h"
+
+namespace mnk {
+namespace {
+
+constexpr size_t kHeaderBytes = 16;
+constexpr int kPairs = kMaxAlphabet * kLengthClasses;
+
+int LengthClass(uint64_t length) {
+  return absl::bit_width(length) - 1;  // floor(log2(length)), length >= 1
+}
+
+struct Run {
+  uint8_t symbol;
+  uint32_t length;
+};
+
+// The runs of entries [begin, end): each takes the symbol of its first
+// entry that matters and goes on through don't-cares and equal symbols.
+// Leading don't-cares join the first run; a block of don't-cares only is
+// one run of symbol 0.
+void BlockRuns(const std::vector<uint8_t>& symbols, uint64_t begin,
+               uint64_t end, std::vector<Run>& runs) {
+  runs.clear();
+  uint64_t start = begin;
+  int current = -1;
+  for (uint64_t i = begin; i < end; ++i) {
+    const uint8_t s = symbols[i];
+    if (s == kDontCare || s == current) continue;
+    if (current < 0) {
+      current = s;  // the first symbol that matters: the run from `begin`
+      continue;
+    }
+    runs.push_back(
+        {static_cast<uint8_t>(current), static_cast<uint32_t>(i - start)});
+    start = i;
+    current = s;
+  }
+  runs.push_back({static_cast<uint8_t>(std::max(current, 0)),
+                  static_cast<uint32_t>(end - start)});
+}
+
+// Huffman code lengths for `freq`, none longer than kMaxCodeBits (counts are
+// flattened until they fit). Ties go to the lower pair: deterministic.
+std::vector<uint8_t> CodeLengths(const std::vector<uint64_t>& freq) {
+  std::vector<uint64_t> f = freq;
+  while (true) {
+    std::vector<uint8_t> lengths(f.size(), 0);
+    using Node = std::pair<uint64_t, int>;  // weight, node id
+    std::priority_queue<Node, std::vector<Node>, std::greater<Node>> queue;
+    std::vector<int> parent;
+    for (size_t i = 0; i < f.size(); ++i) {
+      if (f[i] == 0) continue;
+      queue.push({f[i], static_cast<int>(parent.size())});
+      parent.push_back(-1);
+    }
+    std::vector<int> leaf_of_node;  // node id -> pair, for leaves
+    for (size_t i = 0; i < f.size(); ++i) {
+      if (f[i] != 0) leaf_of_node.push_back(static_cast<int>(i));
+    }
+    const size_t leaves = leaf_of_node.size();
+    if (leaves == 1) {
+      lengths[leaf_of_node[0]] = 1;
+      return lengths;
+    }
+    while (queue.size() > 1) {
+      const Node a = queue.top();
+      queue.pop();
+      const Node b = queue.top();
+      queue.pop();
+      const int id = static_cast<int>(parent.size());
+      parent.push_back(-1);
+      parent[a.second] = id;
+      parent[b.second] = id;
+      queue.push({a.first + b.first, id});
+    }
+    int longest = 0;
+    for (size_t leaf = 0; leaf < leaves; ++leaf) {
+      int depth = 0;
+      for (int n = static_cast<int>(leaf); parent[n] >= 0; n = parent[n]) {
+        ++depth;
+      }
+      lengths[leaf_of_node[leaf]] = static_cast<uint8_t>(depth);
+      longest = std::max(longest, depth);
+    }
+    if (longest <= kMaxCodeBits) return lengths;
+    for (uint64_t& x : f) {
+      if (x != 0) x = x / 2 + 1;
+    }
+  }
+}
+
+// Canonical codes: by length, then by pair.
+std::vector<uint32_t> CanonicalCodes(const std::vector<uint8_t>& lengths) {
+  std::vector<uint32_t> codes(lengths.size(), 0);
+  uint32_t code = 0;
+  for (int bits = 1; bits <= kMaxCodeBits; ++bits) {
+    for (size_t pair = 0; pair < lengths.size(); ++pair) {
+      if (lengths[pair] == bits) codes[pair] = code++;
+    }
+    code <<= 1;
+  }
+  return codes;
+}
+
+class BitWriter {
+ public:
+  explicit BitWriter(std::string& out) : out_(out) {}
+  void Put(uint64_t value, int bits) {  // the low `bits` bits, MSB first
+    for (int b = bits - 1; b >= 0; --b) {
+      if (used_ == 0) out_.push_back(0);
+      if (value >> b & 1) out_.back() |= static_cast<char>(0x80 >> used_);
+      used_ = (used_ + 1) % 8;
+    }
+  }
+  void AlignToByte() { used_ = 0; }
+
+ private:
+  std::string& out_;
+  int used_ = 0;  // bits used in the last byte
+};
+
+void PutLittle(std::string& out, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i)
+    out.push_back(static_cast<char>(value >> 8 * i));
+}
+
+uint64_t GetLittle(const uint8_t* p, int bytes) {
+  uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = v << 8 | p[i];
+  return v;
+}
+
+uint64_t LoadBigEndian64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return __builtin_bswap64(v);
+}
+
+}  // namespace
+
+std::string EncodeRuns(const std::vector<uint8_t>& symbols, int alphabet,
+                       int block_entries) {
+  assert(alphabet >= 1 && alphabet <= kMaxAlphabet);
+  assert(block_entries >= 1 && block_entries <= kMaxBlockEntries);
+  const uint64_t n = symbols.size();
+  const uint64_t blocks = (n + block_entries - 1) / block_entries;
+  std::vector<Run> runs;
+  std::vector<uint64_t> freq(alphabet * kLengthClasses, 0);
+  for (uint64_t b = 0; b < blocks; ++b) {
+    BlockRuns(symbols, b * block_entries,
+              std::min<uint64_t>(n, (b + 1) * block_entries), runs);
+    for (const Run& r : runs) {
+      assert(r.symbol < alphabet);
+      ++freq[r.symbol * kLengthClasses + LengthClass(r.length)];
+    }
+  }
+  if (n == 0) freq[0] = 1;  // a code all the same
+  const std::vector<uint8_t> lengths = CodeLengths(freq);
+  const std::vector<uint32_t> codes = CanonicalCodes(lengths);
+
+  std::string out;
+  PutLittle(out, alphabet, 4);
+  PutLittle(out, block_entries, 4);
+  PutLittle(out, n, 8);
+  for (uint8_t l : lengths) out.push_back(static_cast<char>(l));
+  const size_t offsets_at = out.size();
+  out.append(4 * blocks, '\0');
+  std::string stream;
+  BitWriter writer(stream);
+  for (uint64_t b = 0; b < blocks; ++b) {
+    writer.AlignToByte();
+    assert(stream.size() <= UINT32_MAX);
+    for (int i = 0; i < 4; ++i) {
+      out[offsets_at + 4 * b + i] = static_cast<char>(stream.size() >> 8 * i);
+    }
+    BlockRuns(symbols, b * block_entries,
+              std::min<uint64_t>(n, (b + 1) * block_entries), runs);
+    for (const Run& r : runs) {
+      const int c = LengthClass(r.length);
+      const int pair = r.symbol * kLengthClasses + c;
+      writer.Put(codes[pair], lengths[pair]);
+      writer.Put(r.length, c);  // the low c bits; the top bit is implied
+    }
+  }
+  out += stream;
+  out.append(8, '\0');
+  return out;
+}
+
+absl::StatusOr<RunReader> RunReader::Open(absl::string_view bytes) {
+  auto bad = [&](absl::string_view what) {
+    return absl::DataLossError(absl::StrCat("run-coded section: ", what));
+  };
+  if (bytes.size() < kHeaderBytes) return bad("shorter than its header");
+  const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint64_t alphabet = GetLittle(data, 4);
+  const uint64_t block_entries = GetLittle(data + 4, 4);
+  const uint64_t entries = GetLittle(data + 8, 8);
+  if (alphabet < 1 || alphabet > kMaxAlphabet) {
+    return bad(
+        absl::StrCat("alphabet ", alphabet, ", expected 1 to ", kMaxAlphabet));
+  }
+  if (block_entries < 1 || block_entries > kMaxBlockEntries) {
+    return bad(absl::StrCat("block of ", block_entries,
+                            " entries, expected 1 to ", kMaxBlockEntries));
+  }
+  const uint64_t pairs = alphabet * kLengthClasses;
+  const uint64_t used_blocks =
+      entries / block_entries + (entries % block_entries != 0);
+  if (bytes.size() < kHeaderBytes + pairs + 8 ||
+      (bytes.size() - kHeaderBytes - pairs - 8) / 4 < used_blocks) {
+    return bad(absl::StrCat("too short for ", entries, " entries"));
+  }
+  RunReader r;
+  r.entries_ = entries;
+  r.block_entries_ = static_cast<uint32_t>(block_entries);
+  const uint8_t* lengths = data + kHeaderBytes;
+  // Canonical code tables, and the check that no code is over-full.
+  uint64_t kraft = 0;  // in units of 2^-kMaxCodeBits
+  for (uint64_t pair = 0; pair < pairs; ++pair) {
+    if (lengths[pair] > kMaxCodeBits) {
+      return bad(absl::StrCat("code of ", int{lengths[pair]},
+                              " bits, expected at most ", kMaxCodeBits));
+    }
+    if (lengths[pair] == 0) continue;
+    ++r.count_[lengths[pair]];
+    kraft += uint64_t{1} << (kMaxCodeBits - lengths[pair]);
+  }
+  if (kraft > uint64_t{1} << kMaxCodeBits) return bad("over-full code");
+  uint32_t code = 0, index = 0;
+  for (int bits = 1; bits <= kMaxCodeBits; ++bits) {
+    r.first_[bits] = code;
+    r.index_[bits] = index;
+    code = (code + r.count_[bits]) << 1;
+    index += r.count_[bits];
+  }
+  for (int bits = 1; bits <= kMaxCodeBits; ++bits) {
+    for (uint64_t pair = 0; pair < pairs; ++pair) {
+      if (lengths[pair] == bits)
+        r.pairs_.push_back(static_cast<uint16_t>(pair));
+    }
+  }
+  r.fast_.assign(1 << kFastBits, 0);
+  for (int bits = 1; bits <= kFastBits; ++bits) {
+    for (uint32_t j = 0; j < r.count_[bits]; ++j) {
+      const uint32_t pair = r.pairs_[r.index_[bits] + j];
+      const uint32_t first = (r.first_[bits] + j) << (kFastBits - bits);
+      for (uint32_t k = 0; k < (1u << (kFastBits - bits)); ++k) {
+        r.fast_[first + k] = pair << 5 | bits;
+      }
+    }
+  }
+  r.offsets_ = data + kHeaderBytes + pairs;
+  r.stream_ = r.offsets_ + 4 * used_blocks;
+  const uint64_t stream_bytes =
+      bytes.size() - (r.stream_ - data) - 8;  // without the padding
+  uint64_t last = 0;
+  for (uint64_t b = 0; b < used_blocks; ++b) {
+    const uint64_t offset = GetLittle(r.offsets_ + 4 * b, 4);
+    if (offset < last || offset > stream_bytes) {
+      return bad(absl::StrCat("block ", b, " starts at byte ", offset,
+                              ", expected ", last, " to ", stream_bytes));
+    }
+    last = offset;
+  }
+  r.stream_bytes_ = stream_bytes;
+  return r;
+}
+
+int RunReader::Get(uint64_t i) const {
+  assert(i < entries_);
+  const uint64_t block = i / block_entries_;
+  const uint64_t offset = GetLittle(offsets_ + 4 * block, 4);
+  // A corrupt stream must not lead the decoder past the padding.
+  const uint64_t limit_bits = 8 * (stream_bytes_ - offset);
+  const uint8_t* p = stream_ + offset;
+  uint64_t left = i - block * block_entries_;
+  uint64_t at = 0;  // bits read from p
+  while (at <= limit_bits) {
+    const uint64_t word = LoadBigEndian64(p + (at >> 3)) << (at & 7);
+    uint32_t pair, bits;
+    const uint32_t fast = fast_[word >> (64 - kFastBits)];
+    if (fast != 0) {
+      pair = fast >> 5;
+      bits = fast & 31;
+    } else {
+      for (bits = kFastBits + 1;; ++bits) {
+        if (bits > kMaxCodeBits) return -1;  // no such code: corrupt
+        const uint64_t code = word >> (64 - bits);
+        if (code - first_[bits] < count_[bits]) {
+          pair = pairs_[index_[bits] + (code - first_[bits])];
+          break;
+        }
+      }
+    }
+    const int c = pair % kLengthClasses;
+    const uint64_t extra = c == 0 ? 0 : (word << bits) >> (64 - c);
+    const uint64_t length = uint64_t{1} << c | extra;
+    if (left < length) return static_cast<int>(pair / kLengthClasses);
+    left -= length;
+    at += bits + c;
+  }
+  return -1;  // past the stream: corrupt
+}
+
+}  // namespace mnk

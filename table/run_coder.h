@@ -1,0 +1,86 @@
+// Compressed sequences of small symbols with O(1) random access, for table
+// sections in which most entries are "don't care" (positions no probe
+// reads: unreachable indices, positions that are not the canonical member
+// of their symmetry class). Don't-cares extend the run before them, so a
+// sequence costs about one Huffman-coded run per change of symbol among the
+// entries that matter.
+//
+//   std::vector<uint8_t> symbols = ...;  // values < alphabet, or kDontCare
+//   std::string bytes = mnk::EncodeRuns(symbols, /*alphabet=*/3, 512);
+//   absl::StatusOr<mnk::RunReader> r = mnk::RunReader::Open(bytes);
+//   r->Get(i);  // == symbols[i] wherever symbols[i] != kDontCare
+//
+// A run is `length` equal symbols. Its code is the canonical Huffman code
+// (at most kMaxCodeBits bits, written most significant bit first) of the
+// pair (symbol, c), c = floor(log2(length)), followed by the c low bits of
+// length as they are. Runs never cross a block of `block_entries` entries,
+// and each block starts on a byte, so Get(i) reads one offset and decodes
+// the runs of one block up to entry i.
+//
+// Bytes, all integers little-endian:
+//   offset  size   field
+//   0       4      alphabet A (1..64)
+//   4       4      block_entries B (1..65536)
+//   8       8      entries N
+//   16      A*K    code length in bits of pair (s, c) at byte 16 + s*K + c
+//                  (0: the pair never occurs), K = kLengthClasses
+//   ..      4*nb   byte offset of each block in the stream, nb = ceil(N/B)
+//   ..      S      the stream, then 8 zero bytes (a reader loads 8 at once)
+#ifndef MNK_TABLE_RUN_CODER_H_
+#define MNK_TABLE_RUN_CODER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace mnk {
+
+inline constexpr uint8_t kDontCare = 0xff;
+inline constexpr int kMaxAlphabet = 64;
+inline constexpr int kLengthClasses = 17;  // runs of 1 .. 2^17 - 1 entries
+inline constexpr int kMaxBlockEntries = 1 << 16;
+inline constexpr int kMaxCodeBits = 24;
+
+// Encodes `symbols` (each < alphabet or kDontCare). Deterministic: the
+// same input always gives the same bytes.
+std::string EncodeRuns(const std::vector<uint8_t>& symbols, int alphabet,
+                       int block_entries);
+
+class RunReader {
+ public:
+  // Checks the header, the code lengths (a complete prefix code), the
+  // offsets (increasing, inside the stream) and the size. kDataLoss naming
+  // what is wrong. `bytes` must outlive the reader.
+  static absl::StatusOr<RunReader> Open(absl::string_view bytes);
+
+  uint64_t size() const { return entries_; }
+  // The symbol of entry i < size(): whatever the run covering it holds (for
+  // a don't-care, some symbol of the alphabet); -1 when the block's stream
+  // is corrupt (never a read outside the section).
+  int Get(uint64_t i) const;
+
+ private:
+  RunReader() = default;
+  const uint8_t* stream_ = nullptr;
+  const uint8_t* offsets_ = nullptr;  // 4 bytes a block
+  uint64_t stream_bytes_ = 0;         // without the padding
+  uint64_t entries_ = 0;
+  uint32_t block_entries_ = 0;
+  // Canonical decoding: codes of `bits` bits are first_[bits] ..
+  // first_[bits] + count_[bits] - 1, naming pairs_[index_[bits] + ...].
+  uint32_t first_[kMaxCodeBits + 2] = {};
+  uint32_t count_[kMaxCodeBits + 2] = {};
+  uint32_t index_[kMaxCodeBits + 2] = {};
+  std::vector<uint16_t> pairs_;  // symbol * kLengthClasses + c, by code
+  // The first kFastBits bits of a stream position to (pair << 5 | bits)
+  // for codes of at most kFastBits bits; 0 otherwise.
+  static constexpr int kFastBits = 11;
+  std::vector<uint32_t> fast_;
+};
+
+}  // namespace mnk
+
+#endif  // MNK_TABLE_RUN_CODER_H_
