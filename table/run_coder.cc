@@ -14,11 +14,17 @@ namespace mnk {
 namespace {
 
 constexpr size_t kHeaderBytes = 16;
-constexpr int kPairs = kMaxAlphabet * kLengthClasses;
+// Length codes (drawn in run_coder.h): lengths 1-16 directly, then
+// classes of floor(log2(length)) with that many raw bits.
+constexpr int kDirectLengths = 16;
 
-int LengthClass(uint64_t length) {
-  return absl::bit_width(length) - 1;  // floor(log2(length)), length >= 1
+int LengthCode(uint64_t length) {
+  if (length <= kDirectLengths) return static_cast<int>(length) - 1;
+  return 12 + absl::bit_width(length) - 1;  // floor(log2) >= 4: codes 16..
 }
+// Raw bits after length code l.
+constexpr int ExtraBits(int l) { return l < kDirectLengths ? 0 : l - 12; }
+static_assert(12 + 16 == kLengthCodes - 1, "runs up to 2^17 - 1 entries");
 
 struct Run {
   uint8_t symbol;
@@ -156,13 +162,20 @@ std::string EncodeRuns(const std::vector<uint8_t>& symbols, int alphabet,
   const uint64_t n = symbols.size();
   const uint64_t blocks = (n + block_entries - 1) / block_entries;
   std::vector<Run> runs;
-  std::vector<uint64_t> freq(alphabet * kLengthClasses, 0);
+  std::vector<uint64_t> freq(alphabet * kLengthCodes, 0);
+  // The pair of each run: symbol change and length code.
+  auto pair_of = [alphabet](const Run& r, int previous) {
+    return (r.symbol - previous + alphabet) % alphabet * kLengthCodes +
+           LengthCode(r.length);
+  };
   for (uint64_t b = 0; b < blocks; ++b) {
     BlockRuns(symbols, b * block_entries,
               std::min<uint64_t>(n, (b + 1) * block_entries), runs);
+    int previous = 0;
     for (const Run& r : runs) {
       assert(r.symbol < alphabet);
-      ++freq[r.symbol * kLengthClasses + LengthClass(r.length)];
+      ++freq[pair_of(r, previous)];
+      previous = r.symbol;
     }
   }
   if (n == 0) freq[0] = 1;  // a code all the same
@@ -186,11 +199,12 @@ std::string EncodeRuns(const std::vector<uint8_t>& symbols, int alphabet,
     }
     BlockRuns(symbols, b * block_entries,
               std::min<uint64_t>(n, (b + 1) * block_entries), runs);
+    int previous = 0;
     for (const Run& r : runs) {
-      const int c = LengthClass(r.length);
-      const int pair = r.symbol * kLengthClasses + c;
+      const int pair = pair_of(r, previous);
       writer.Put(codes[pair], lengths[pair]);
-      writer.Put(r.length, c);  // the low c bits; the top bit is implied
+      writer.Put(r.length, ExtraBits(pair % kLengthCodes));  // low bits
+      previous = r.symbol;
     }
   }
   out += stream;
@@ -215,7 +229,7 @@ absl::StatusOr<RunReader> RunReader::Open(absl::string_view bytes) {
     return bad(absl::StrCat("block of ", block_entries,
                             " entries, expected 1 to ", kMaxBlockEntries));
   }
-  const uint64_t pairs = alphabet * kLengthClasses;
+  const uint64_t pairs = alphabet * kLengthCodes;
   const uint64_t used_blocks =
       entries / block_entries + (entries % block_entries != 0);
   if (bytes.size() < kHeaderBytes + pairs + 8 ||
@@ -224,6 +238,7 @@ absl::StatusOr<RunReader> RunReader::Open(absl::string_view bytes) {
   }
   RunReader r;
   r.entries_ = entries;
+  r.alphabet_ = static_cast<uint32_t>(alphabet);
   r.block_entries_ = static_cast<uint32_t>(block_entries);
   const uint8_t* lengths = data + kHeaderBytes;
   // Canonical code tables, and the check that no code is over-full.
@@ -287,6 +302,7 @@ int RunReader::Get(uint64_t i) const {
   const uint8_t* p = stream_ + offset;
   uint64_t left = i - block * block_entries_;
   uint64_t at = 0;  // bits read from p
+  uint32_t symbol = 0;
   while (at <= limit_bits) {
     const uint64_t word = LoadBigEndian64(p + (at >> 3)) << (at & 7);
     uint32_t pair, bits;
@@ -304,12 +320,20 @@ int RunReader::Get(uint64_t i) const {
         }
       }
     }
-    const int c = pair % kLengthClasses;
-    const uint64_t extra = c == 0 ? 0 : (word << bits) >> (64 - c);
-    const uint64_t length = uint64_t{1} << c | extra;
-    if (left < length) return static_cast<int>(pair / kLengthClasses);
+    const int l = pair % kLengthCodes;
+    uint64_t length;
+    int extra = 0;
+    if (l < kDirectLengths) {
+      length = l + 1;
+    } else {
+      extra = ExtraBits(l);
+      length = uint64_t{1} << extra | (word << bits) >> (64 - extra);
+    }
+    symbol += pair / kLengthCodes;
+    if (symbol >= alphabet_) symbol -= alphabet_;
+    if (left < length) return static_cast<int>(symbol);
     left -= length;
-    at += bits + c;
+    at += bits + extra;
   }
   return -1;  // past the stream: corrupt
 }

@@ -12,18 +12,21 @@
 //
 // A run is `length` equal symbols. Its code is the canonical Huffman code
 // (at most kMaxCodeBits bits, written most significant bit first) of the
-// pair (symbol, c), c = floor(log2(length)), followed by the c low bits of
-// length as they are. Runs never cross a block of `block_entries` entries,
-// and each block starts on a byte, so Get(i) reads one offset and decodes
-// the runs of one block up to entry i.
+// pair (d, l): d = (symbol - previous run's symbol) mod A (the first run
+// of a block counts from symbol 0), l = the length code. Lengths 1 to 16
+// have codes 0 to 15; a longer run has code 12 + floor(log2(length)) and
+// is followed by the floor(log2(length)) low bits of its length as they
+// are. Runs never cross a block of `block_entries` entries, and each block
+// starts on a byte, so Get(i) reads one offset and decodes the runs of one
+// block up to entry i.
 //
 // Bytes, all integers little-endian:
 //   offset  size   field
 //   0       4      alphabet A (1..64)
 //   4       4      block_entries B (1..65536)
 //   8       8      entries N
-//   16      A*K    code length in bits of pair (s, c) at byte 16 + s*K + c
-//                  (0: the pair never occurs), K = kLengthClasses
+//   16      A*K    code length in bits of pair (d, l) at byte 16 + d*K + l
+//                  (0: the pair never occurs), K = kLengthCodes
 //   ..      4*nb   byte offset of each block in the stream, nb = ceil(N/B)
 //   ..      S      the stream, then 8 zero bytes (a reader loads 8 at once)
 #ifndef MNK_TABLE_RUN_CODER_H_
@@ -40,7 +43,7 @@ namespace mnk {
 
 inline constexpr uint8_t kDontCare = 0xff;
 inline constexpr int kMaxAlphabet = 64;
-inline constexpr int kLengthClasses = 17;  // runs of 1 .. 2^17 - 1 entries
+inline constexpr int kLengthCodes = 29;  // runs of 1 .. 2^17 - 1 entries
 inline constexpr int kMaxBlockEntries = 1 << 16;
 inline constexpr int kMaxCodeBits = 24;
 
@@ -68,13 +71,14 @@ class RunReader {
   const uint8_t* offsets_ = nullptr;  // 4 bytes a block
   uint64_t stream_bytes_ = 0;         // without the padding
   uint64_t entries_ = 0;
+  uint32_t alphabet_ = 0;
   uint32_t block_entries_ = 0;
   // Canonical decoding: codes of `bits` bits are first_[bits] ..
   // first_[bits] + count_[bits] - 1, naming pairs_[index_[bits] + ...].
   uint32_t first_[kMaxCodeBits + 2] = {};
   uint32_t count_[kMaxCodeBits + 2] = {};
   uint32_t index_[kMaxCodeBits + 2] = {};
-  std::vector<uint16_t> pairs_;  // symbol * kLengthClasses + c, by code
+  std::vector<uint16_t> pairs_;  // d * kLengthCodes + l, by code
   // The first kFastBits bits of a stream position to (pair << 5 | bits)
   // for codes of at most kFastBits bits; 0 otherwise.
   static constexpr int kFastBits = 11;

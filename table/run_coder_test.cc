@@ -84,11 +84,11 @@ TEST(RunCoderTest, RefusesDamage) {
   bad[0] = 65;  // alphabet 65
   EXPECT_EQ(RunReader::Open(bad).status().code(), absl::StatusCode::kDataLoss);
   bad = good;
-  for (int pair = 0; pair < 3 * kLengthClasses; ++pair) bad[16 + pair] = 1;
+  for (int pair = 0; pair < 3 * kLengthCodes; ++pair) bad[16 + pair] = 1;
   EXPECT_EQ(RunReader::Open(bad).status().code(), absl::StatusCode::kDataLoss)
       << "51 codes of one bit";
   // Every byte of the stream flipped in turn: each read stays in bounds.
-  const size_t stream = 16 + 3 * kLengthClasses + 4 * 20;
+  const size_t stream = 16 + 3 * kLengthCodes + 4 * 20;
   for (size_t at = stream; at + 8 < good.size(); ++at) {
     bad = good;
     bad[at] = static_cast<char>(~bad[at]);
