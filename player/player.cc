@@ -81,7 +81,7 @@ std::string AnalysisText(const Game& game, const Analysis& a) {
   absl::StrAppend(
       &text, "value       ", Outcome(a.record.value, a.record.remoteness),
       a.record.remoteness == kUnknownRemoteness
-          ? " (a compact table: remoteness not stored)\n"
+          ? " (this table does not store remoteness)\n"
           : absl::StrCat(" (remoteness ", a.record.remoteness, ")\n"));
   if (a.record.best_move == kNoMove) {
     absl::StrAppend(&text, "best move   none: the game is over\n");

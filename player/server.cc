@@ -140,7 +140,7 @@ std::string Catalog::GamesJson() const {
     game.update(GameJson(spec));
     game["cells"] = t.game().cells();
     game["reachable"] = t.reachable();
-    game["layout"] = t.layout() == Layout::kFull ? "full" : "compact";
+    game["layout"] = t.layout_name();
     game["table_bytes"] = t.file_bytes();
     list.push_back(std::move(game));
   }

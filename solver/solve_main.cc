@@ -44,13 +44,23 @@ ABSL_FLAG(int, threads, 0, "worker threads (0: one per core)");
 ABSL_FLAG(std::string, layout, "auto",
           "table layout: full (value, remoteness and best move of every "
           "position), compact (values of positions with X to move, 1.6 bits "
-          "each), or auto (full when it fits in memory)");
+          "each), compressed (value, best move and remoteness of canonical "
+          "positions with X to move, run-length coded), or auto (full when "
+          "it fits in memory, else compact)");
+ABSL_FLAG(std::string, remoteness, "",
+          "yes or no: whether a compressed table keeps remoteness (default "
+          "yes; only with --layout=compressed)");
 
 namespace mnk {
 namespace {
 
+// Compressed tables: the bytes of each kind of section.
+struct SectionBytes {
+  uint64_t values = 0, moves = 0, remoteness = 0;
+};
+
 std::string Summary(const Solution& s, uint64_t table_bytes,
-                    const std::string& out) {
+                    const std::string& out, const char* layout) {
   const SolveStats& st = s.stats;
   std::string text = absl::StrFormat(
       "game        %s (%dx%d, %d in a row %s%s)\n"
@@ -68,17 +78,17 @@ std::string Summary(const Solution& s, uint64_t table_bytes,
   absl::StrAppendFormat(
       &text,
       "table       %s layout, %d bytes, %.2f bits per reachable position%s\n",
-      s.records.size() > 0 ? "full" : "compact", table_bytes,
-      8.0 * table_bytes / st.reachable,
+      layout, table_bytes, 8.0 * table_bytes / st.reachable,
       out.empty() ? "" : absl::StrCat(", written to ", Printable(out)));
   absl::StrAppendFormat(&text, "time        %.6f s\n", st.seconds);
   return text;
 }
 
-std::string Json(const Solution& s, uint64_t table_bytes) {
+std::string Json(const Solution& s, uint64_t table_bytes, const char* layout,
+                 const SectionBytes& sections) {
   const SolveStats& st = s.stats;
   const GameSpec& spec = s.game.spec();
-  const nlohmann::ordered_json j = {
+  nlohmann::ordered_json j = {
       {"game",
        {{"width", spec.width},
         {"height", spec.height},
@@ -98,10 +108,17 @@ std::string Json(const Solution& s, uint64_t table_bytes) {
       {"by_ply", st.per_ply},
       {"by_value", {{"win", st.wins}, {"draw", st.draws}, {"loss", st.losses}}},
       {"indices", s.index.size()},
-      {"layout", s.records.size() > 0 ? "full" : "compact"},
+      {"layout", layout},
       {"table_bytes", table_bytes},
+      {"bits_per_position", 8.0 * table_bytes / st.reachable},
       {"seconds", st.seconds},
   };
+  if (sections.values > 0) {
+    j["section_bits_per_position"] = {
+        {"values", 8.0 * sections.values / st.reachable},
+        {"moves", 8.0 * sections.moves / st.reachable},
+        {"remoteness", 8.0 * sections.remoteness / st.reachable}};
+  }
   return j.dump() + "\n";
 }
 
@@ -128,10 +145,24 @@ int Main() {
   absl::StatusOr<Game> game = Game::Create(spec);
   if (!game.ok()) return Fail(kUsage, game.status().message());
   const std::string layout = absl::GetFlag(FLAGS_layout);
-  if (layout != "auto" && layout != "full" && layout != "compact") {
-    return Fail(kUsage, absl::StrCat("--layout=", Printable(layout),
-                                     ": expected auto, full or compact"));
+  if (layout != "auto" && layout != "full" && layout != "compact" &&
+      layout != "compressed") {
+    return Fail(kUsage,
+                absl::StrCat("--layout=", Printable(layout),
+                             ": expected auto, full, compact or compressed"));
   }
+  const std::string remoteness = absl::GetFlag(FLAGS_remoteness);
+  if (!remoteness.empty() && remoteness != "yes" && remoteness != "no") {
+    return Fail(kUsage, absl::StrCat("--remoteness=", Printable(remoteness),
+                                     ": expected yes or no"));
+  }
+  if (!remoteness.empty() && layout != "compressed") {
+    return Fail(kUsage,
+                "--remoteness applies to --layout=compressed only: full "
+                "tables always keep remoteness, compact ones never do");
+  }
+  const bool compressed = layout == "compressed";
+  const bool keep_remoteness = remoteness != "no";
   const int threads = absl::GetFlag(FLAGS_threads);
   if (threads < 0 || threads > kMaxThreads) {
     return Fail(kUsage,
@@ -158,19 +189,36 @@ int Main() {
   }
   if (!solution.ok()) return Fail(kMemory, solution.status().message());
   const bool compact = options.compact;
+  const char* layout_name = compact      ? "compact"
+                            : compressed ? "compressed"
+                                         : "full";
+  uint64_t bytes = compact ? CompactTableFileSize(solution->index)
+                           : TableFileSize(solution->index.size());
+  SectionBytes sections;
+  std::string compressed_bytes;
+  if (compressed) {
+    compressed_bytes =
+        SerializeCompressedTable(*game, solution->records.view(),
+                                 solution->stats.reachable, keep_remoteness);
+    absl::StatusOr<Table> table = Table::FromBytes(compressed_bytes);
+    if (!table.ok()) return Fail(kMemory, table.status().message());
+    bytes = table->file_bytes();
+    sections = {table->compressed()->value_bytes(),
+                table->compressed()->move_bytes(),
+                table->compressed()->remoteness_bytes()};
+  }
   if (!out.empty()) {
     const absl::Status written =
-        compact ? WriteCompactTable(out, spec, solution->compact,
-                                    solution->stats.reachable)
-                : WriteTable(out, spec, solution->records.view(),
-                             solution->stats.reachable);
+        compact      ? WriteCompactTable(out, spec, solution->compact,
+                                         solution->stats.reachable)
+        : compressed ? WriteSerializedTable(out, compressed_bytes)
+                     : WriteTable(out, spec, solution->records.view(),
+                                  solution->stats.reachable);
     if (!written.ok()) return Fail(kBadOut, written.message());
   }
-  const uint64_t bytes = compact ? CompactTableFileSize(solution->index)
-                                 : TableFileSize(solution->index.size());
   const std::string report = absl::GetFlag(FLAGS_json)
-                                 ? Json(*solution, bytes)
-                                 : Summary(*solution, bytes, out);
+                                 ? Json(*solution, bytes, layout_name, sections)
+                                 : Summary(*solution, bytes, out, layout_name);
   if (std::fputs(report.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
     return Fail(kOutput, absl::StrCat("cannot write the summary to standard "
                                       "output: ",

@@ -33,6 +33,7 @@ constexpr char kMagic[8] = {'M', 'N', 'K', 'T', 'A', 'B', 'L', 'E'};
 constexpr uint8_t kIndexingScheme = 1;
 constexpr uint8_t kFlagGravity = 1;
 constexpr uint8_t kFlagMisere = 2;
+constexpr uint8_t kFlagRemoteness = 4;  // layout 3 only
 // The header drawn in table.h: its last field, the reserved word at byte 56,
 // ends it.
 static_assert(kTableHeaderSize == 64, "the header is 64 bytes");
@@ -57,26 +58,32 @@ struct Section {
 };
 
 // Emits the file in pieces: the header, the sections, the checksum.
+// `fields`: bytes 40-63 of the header; by default the sections' offsets.
 void EmitTable(const GameSpec& spec, Layout layout, uint64_t entries,
                uint64_t reachable, const std::vector<Section>& sections,
-               const std::function<void(const void*, size_t)>& emit) {
+               const std::function<void(const void*, size_t)>& emit,
+               uint8_t extra_flags = 0,
+               const std::vector<uint64_t>& fields = {}) {
   uint8_t header[kTableHeaderSize] = {};
   std::memcpy(header, kMagic, 8);
   PutLe(header + 8, kTableVersion, 4);
   header[12] = static_cast<uint8_t>(spec.width);
   header[13] = static_cast<uint8_t>(spec.height);
   header[14] = static_cast<uint8_t>(spec.k);
-  header[15] =
-      (spec.gravity ? kFlagGravity : 0) | (spec.misere ? kFlagMisere : 0);
+  header[15] = (spec.gravity ? kFlagGravity : 0) |
+               (spec.misere ? kFlagMisere : 0) | extra_flags;
   header[16] = kIndexingScheme;
   header[17] = static_cast<uint8_t>(layout);
   PutLe(header + 20, kTableHeaderSize, 4);
   PutLe(header + 24, entries, 8);
   PutLe(header + 32, reachable, 8);
   uint64_t offset = kTableHeaderSize;
-  for (size_t i = 0; i < sections.size(); ++i) {
+  for (size_t i = 0; i < sections.size() && fields.empty(); ++i) {
     PutLe(header + 40 + 8 * i, offset, 8);
     offset += sections[i].size;
+  }
+  for (size_t i = 0; i < fields.size(); ++i) {
+    PutLe(header + 40 + 8 * i, fields[i], 8);
   }
   uint32_t crc = Crc32(0, header, sizeof(header));
   emit(header, sizeof(header));
@@ -145,7 +152,41 @@ struct Header {
   Layout layout;
   uint64_t reachable;
   uint64_t file_bytes;  // what the whole file must measure
+  bool remoteness;      // layout 3: stored
 };
+
+// Layout 3: the section directory (table.h) checked and the sections opened.
+absl::StatusOr<CompressedSections> OpenCompressed(
+    const Game& game, const PositionIndex& index, const uint8_t* data,
+    uint64_t size, bool remoteness, absl::string_view source) {
+  const uint64_t count = CompressedSectionCount(game, remoteness);
+  std::vector<absl::string_view> sections;
+  uint64_t expected = kTableHeaderSize + 16 * count;
+  for (uint64_t s = 0; s < count; ++s) {
+    const uint64_t offset = GetLe(data + kTableHeaderSize + 16 * s, 8);
+    const uint64_t bytes = GetLe(data + kTableHeaderSize + 16 * s + 8, 8);
+    if (offset != expected || bytes > size - 4 - offset) {
+      return absl::DataLossError(absl::StrCat(
+          source, " has a corrupt section directory: section ", s, " at ",
+          offset, " with ", bytes, " bytes, expected it at ", expected,
+          " and within the file's ", size, " bytes"));
+    }
+    sections.emplace_back(reinterpret_cast<const char*>(data + offset), bytes);
+    expected += bytes;
+  }
+  if (expected != size - 4) {
+    return absl::DataLossError(absl::StrCat(
+        source, " has a corrupt section directory: the sections end at ",
+        expected, ", expected ", size - 4));
+  }
+  absl::StatusOr<CompressedSections> c =
+      CompressedSections::Open(game, index, remoteness, sections);
+  if (!c.ok()) {
+    return absl::DataLossError(
+        absl::StrCat(source, " is corrupt: ", c.status().message()));
+  }
+  return c;
+}
 
 // The magic and the version: is this a table this program reads at all?
 absl::Status CheckMagicAndVersion(const uint8_t* data, uint64_t size,
@@ -170,9 +211,12 @@ absl::Status CheckMagicAndVersion(const uint8_t* data, uint64_t size,
   }
   const uint64_t version = GetLe(data + 8, 4);
   if (version != kTableVersion) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(source, " has format version ", version,
-                     "; this program reads version ", kTableVersion));
+    return absl::FailedPreconditionError(absl::StrCat(
+        source, " has format version ", version,
+        "; this program reads version ", kTableVersion,
+        version < kTableVersion
+            ? ": solve the game again to write it in the new format"
+            : ""));
   }
   return absl::OkStatus();
 }
@@ -188,14 +232,17 @@ absl::StatusOr<Header> ParseHeader(const uint8_t* data,
   spec.misere = (data[15] & kFlagMisere) != 0;
   absl::StatusOr<Game> game = Game::Create(spec);
   const Layout layout = static_cast<Layout>(data[17]);
-  if (!game.ok() || (data[15] & ~(kFlagGravity | kFlagMisere)) != 0 ||
+  const bool compressed = layout == Layout::kCompressed;
+  const uint8_t known_flags =
+      kFlagGravity | kFlagMisere | (compressed ? kFlagRemoteness : 0);
+  if (!game.ok() || (data[15] & ~known_flags) != 0 ||
       data[16] != kIndexingScheme ||
-      (layout != Layout::kFull && layout != Layout::kCompact) ||
+      (layout != Layout::kFull && layout != Layout::kCompact && !compressed) ||
       GetLe(data + 18, 2) != 0 || GetLe(data + 20, 4) != kTableHeaderSize) {
     return absl::DataLossError(absl::StrFormat(
         "%s has a corrupt header: game %dx%d k=%d flags %d, indexing %d, "
-        "layout %d, header size %d; expected a valid game, flags 0 to 3, "
-        "indexing %d, layout 1 or 2, header size %d",
+        "layout %d, header size %d; expected a valid game, flags 0 to 3 (0 "
+        "to 7 in layout 3), indexing %d, layout 1 to 3, header size %d",
         source, data[12], data[13], data[14], data[15], data[16], data[17],
         GetLe(data + 20, 4), kIndexingScheme, kTableHeaderSize));
   }
@@ -203,9 +250,17 @@ absl::StatusOr<Header> ParseHeader(const uint8_t* data,
   const uint64_t entries = GetLe(data + 24, 8);
   const uint64_t reachable = GetLe(data + 32, 8);
   const bool full = layout == Layout::kFull;
+  const bool remoteness = (data[15] & kFlagRemoteness) != 0;
+  const uint64_t section_count = CompressedSectionCount(*game, remoteness);
+  const uint64_t file_bytes = GetLe(data + 56, 8);
   const uint64_t sections[3] = {
       kTableHeaderSize,
-      full ? kTableHeaderSize + RecordView::ValueBytes(index.size()) : 0, 0};
+      compressed ? section_count
+      : full     ? kTableHeaderSize + RecordView::ValueBytes(index.size())
+                 : 0,
+      compressed
+          ? std::max(file_bytes, kTableHeaderSize + 16 * section_count + 4)
+          : 0};
   if (entries != index.size()) {
     return absl::DataLossError(
         absl::StrCat(source, " has a corrupt header: ", entries,
@@ -226,7 +281,10 @@ absl::StatusOr<Header> ParseHeader(const uint8_t* data,
     }
   }
   return Header{*game, layout, reachable,
-                full ? TableFileSize(entries) : CompactTableFileSize(index)};
+                compressed ? file_bytes
+                : full     ? TableFileSize(entries)
+                           : CompactTableFileSize(index),
+                remoteness};
 }
 
 absl::Status SizeError(uint64_t size, const Header& header,
@@ -361,9 +419,12 @@ std::string Serialize(const GameSpec& spec, Layout layout, uint64_t entries,
   return bytes;
 }
 
-absl::Status Write(const std::string& path, const GameSpec& spec, Layout layout,
-                   uint64_t entries, uint64_t reachable,
-                   const std::vector<Section>& sections) {
+// Writes what `emit_all` emits (through its `emit` argument) to `path`
+// atomically (see WriteTable in table.h).
+absl::Status WriteAtomically(
+    const std::string& path,
+    const std::function<void(const std::function<void(const void*, size_t)>&)>&
+        emit_all) {
   if (absl::Status s = CheckTableTarget(path); !s.ok()) return s;
   const std::string name = Printable(path);
   const TargetParts parts = Parts(path);
@@ -395,19 +456,18 @@ absl::Status Write(const std::string& path, const GameSpec& spec, Layout layout,
     if (error != 0) unlink(temp.c_str());
     g_pending = 0;
   };
-  EmitTable(spec, layout, entries, reachable, sections,
-            [&](const void* data, size_t size) {
-              const char* p = static_cast<const char*>(data);
-              while (size > 0 && error == 0) {
-                const ssize_t n = write(fd, p, std::min<size_t>(size, 1 << 30));
-                if (n < 0) {
-                  if (errno != EINTR) error = errno;
-                  continue;
-                }
-                p += n;
-                size -= n;
-              }
-            });
+  emit_all([&](const void* data, size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0 && error == 0) {
+      const ssize_t n = write(fd, p, std::min<size_t>(size, 1 << 30));
+      if (n < 0) {
+        if (errno != EINTR) error = errno;
+        continue;
+      }
+      p += n;
+      size -= n;
+    }
+  });
   if (error == 0 && fchmod(fd, mode) != 0) error = errno;
   if (error == 0 && replacing && fchown(fd, old.st_uid, old.st_gid) != 0 &&
       errno != EPERM) {
@@ -423,7 +483,21 @@ absl::Status Write(const std::string& path, const GameSpec& spec, Layout layout,
   return absl::OkStatus();
 }
 
+absl::Status Write(const std::string& path, const GameSpec& spec, Layout layout,
+                   uint64_t entries, uint64_t reachable,
+                   const std::vector<Section>& sections) {
+  return WriteAtomically(path, [&](const auto& emit) {
+    EmitTable(spec, layout, entries, reachable, sections, emit);
+  });
+}
+
 }  // namespace
+
+absl::Status WriteSerializedTable(const std::string& path,
+                                  const std::string& bytes) {
+  return WriteAtomically(
+      path, [&](const auto& emit) { emit(bytes.data(), bytes.size()); });
+}
 
 std::string SerializeTable(const GameSpec& spec, const RecordView& records,
                            uint64_t reachable) {
@@ -451,6 +525,58 @@ absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
   const PositionIndex index(*Game::Create(spec));
   return Write(path, spec, Layout::kCompact, index.size(), reachable,
                {{compact.data(), compact.size()}});
+}
+
+namespace {
+
+// The pieces of a compressed table: its sections, the directory before them
+// and the header fields (table.h).
+struct CompressedPieces {
+  std::vector<std::string> sections;
+  std::string directory;
+  std::vector<Section> all;  // directory, then the sections
+  std::vector<uint64_t> fields;
+  uint8_t flags;
+};
+
+CompressedPieces Compress(const Game& game, const RecordView& records,
+                          bool remoteness) {
+  const PositionIndex index(game);
+  CompressedPieces c;
+  c.sections = CompressSections(game, index, records, remoteness);
+  uint64_t offset = kTableHeaderSize + 16 * c.sections.size();
+  c.directory.resize(16 * c.sections.size());
+  for (size_t s = 0; s < c.sections.size(); ++s) {
+    uint8_t* entry = reinterpret_cast<uint8_t*>(c.directory.data()) + 16 * s;
+    PutLe(entry, offset, 8);
+    PutLe(entry + 8, c.sections[s].size(), 8);
+    offset += c.sections[s].size();
+  }
+  c.all.push_back({reinterpret_cast<const uint8_t*>(c.directory.data()),
+                   c.directory.size()});
+  for (const std::string& section : c.sections) {
+    c.all.push_back(
+        {reinterpret_cast<const uint8_t*>(section.data()), section.size()});
+  }
+  c.fields = {kTableHeaderSize, c.sections.size(), offset + 4};
+  c.flags = remoteness ? kFlagRemoteness : 0;
+  return c;
+}
+
+}  // namespace
+
+std::string SerializeCompressedTable(const Game& game,
+                                     const RecordView& records,
+                                     uint64_t reachable, bool remoteness) {
+  const CompressedPieces c = Compress(game, records, remoteness);
+  std::string bytes;
+  EmitTable(
+      game.spec(), Layout::kCompressed, records.size, reachable, c.all,
+      [&](const void* data, size_t size) {
+        bytes.append(static_cast<const char*>(data), size);
+      },
+      c.flags, c.fields);
+  return bytes;
 }
 
 absl::StatusOr<Table> Table::Load(const std::string& path,
@@ -535,6 +661,12 @@ absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
   }
   Table table(header->game, std::move(buffer), header->reachable,
               header->layout);
+  if (header->layout == Layout::kCompressed) {
+    absl::StatusOr<CompressedSections> c = OpenCompressed(
+        table.game_, table.index_, data, size, header->remoteness, source);
+    if (!c.ok()) return c.status();
+    table.compressed_ = *std::move(c);
+  }
   if (expected.has_value()) {
     if (absl::Status s = table.ExpectGame(*expected, source); !s.ok()) {
       return s;
@@ -559,19 +691,132 @@ RecordView Table::view() const {
   return {e, data + kTableHeaderSize, data + kTableHeaderSize + v};
 }
 
+const char* Table::layout_name() const {
+  switch (layout_) {
+    case Layout::kFull:
+      return "full";
+    case Layout::kCompact:
+      return "compact";
+    case Layout::kCompressed:
+      return "compressed";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<Record> Table::StoredRecord(const Position& p,
+                                           StoredParts parts) const {
+  assert(p.stones() % 2 == 0 && !game_.IsTerminal(p));
+  int symmetry = 0;
+  const Position c = game_.Canonical(p, &symmetry);
+  const int stones = p.stones();
+  const uint64_t entry = index_.Index(c) - index_.layer_offset(stones);
+  const int value = compressed_->value(stones, entry);
+  const bool want_move = parts == StoredParts::kAll;
+  const int move = want_move ? compressed_->move(stones, entry) : 0;
+  const int plies =
+      parts != StoredParts::kValue && compressed_->has_remoteness()
+          ? compressed_->remoteness(stones, entry)
+          : kUnknownRemoteness;
+  Record r{static_cast<Value>(value + 1), plies, kNoMove};
+  // The stored move is the canonical image's: map it back to p.
+  if (!want_move) {
+  } else if (game_.spec().gravity && move >= 0 && move < game_.width()) {
+    const int column = symmetry == 0 ? move : game_.width() - 1 - move;
+    absl::StatusOr<int> cell = game_.DropCell(p, column);
+    if (cell.ok()) r.best_move = *cell;
+  } else if (!game_.spec().gravity && move >= 0) {
+    const Symmetry& s = game_.symmetries()[symmetry];
+    for (int cell = 0; cell < game_.cells(); ++cell) {
+      if (s[cell] == move) r.best_move = cell;
+    }
+  }
+  if (value < 0 || value > 2 ||
+      (want_move &&
+       (r.best_move == kNoMove || !(game_.LegalMask(p) >> r.best_move & 1))) ||
+      (plies != kUnknownRemoteness &&
+       (plies < 1 || plies > game_.cells() - stones))) {
+    return absl::DataLossError(
+        absl::StrCat("the table's record for ", game_.Format(p),
+                     " is damaged or impossible: value ", value, ", move ",
+                     move, ", remoteness ", plies));
+  }
+  return r;
+}
+
+absl::StatusOr<Record> Table::ProbeCompressed(const Position& p) const {
+  if (const std::optional<Value> end = game_.Primitive(p)) {
+    return Record{*end, 0, kNoMove};
+  }
+  const bool plies = compressed_->has_remoteness();
+  if (p.stones() % 2 == 0) {
+    absl::StatusOr<Record> r = StoredRecord(p);
+    if (!r.ok()) return r;
+    // The stored move is the canonical image's, mapped back; among equally
+    // good moves the policy takes the lowest cell of the position as given,
+    // so a lower cell may tie with it here.
+    const int target = PolicyScore(r->value, plies ? r->remoteness : 0);
+    for (uint32_t s = game_.LegalMask(p) & ((uint32_t{1} << r->best_move) - 1);
+         s != 0; s &= s - 1) {
+      const int cell = absl::countr_zero(s);
+      absl::StatusOr<Record> child = ProbeCompressed(Game::Play(p, cell));
+      if (!child.ok()) return child.status();
+      if (PolicyScore(Negate(child->value),
+                      plies ? child->remoteness + 1 : 0) == target) {
+        r->best_move = cell;
+        break;
+      }
+    }
+    return r;
+  }
+  // Odd layers: the best child by the policy (by value and lowest cell
+  // without remoteness).
+  Record best{Value::kUnreachable, kUnknownRemoteness, kNoMove};
+  int best_score = -(1 << 20);
+  for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {
+    const int cell = absl::countr_zero(s);
+    const Position child = Game::Play(p, cell);
+    Record c{Value::kUnreachable, 0, kNoMove};
+    if (const std::optional<Value> end = game_.Primitive(child)) {
+      c.value = *end;
+    } else {
+      absl::StatusOr<Record> stored =
+          StoredRecord(child, StoredParts::kValueAndRemoteness);
+      if (!stored.ok()) return stored.status();
+      c = *stored;
+    }
+    const Value v = Negate(c.value);
+    const int score =
+        plies ? PolicyScore(v, c.remoteness + 1) : PolicyScore(v, 0);
+    if (score > best_score) {
+      best_score = score;
+      best = {v, plies ? c.remoteness + 1 : kUnknownRemoteness, cell};
+    }
+  }
+  return best;
+}
+
 Value Table::ValueOf(const Position& p) const {
   if (const std::optional<Value> end = game_.Primitive(p)) return *end;
   if (layout_ == Layout::kFull) return view().GetValue(index_.Index(p));
-  if (p.stones() % 2 == 0) return CompactValue(index_.Index(p), p.stones());
+  if (layout_ == Layout::kCompressed) {
+    if (p.stones() % 2 == 0) {
+      absl::StatusOr<Record> r = StoredRecord(p, StoredParts::kValue);
+      return r.ok() ? r->value : Value::kUnreachable;
+    }
+  } else if (p.stones() % 2 == 0) {
+    return CompactValue(index_.Index(p), p.stones());
+  }
   // Odd layers are not stored: the best of the children, which are.
   Value best = Value::kUnreachable;
-  for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {
+  for (uint32_t s = game_.LegalMask(p); s != 0 && best != Value::kWin;
+       s &= s - 1) {
     best = std::max(best, Negate(ValueOf(Game::Play(p, absl::countr_zero(s)))));
   }
   return best;
 }
 
 absl::StatusOr<Record> Table::Probe(const Position& p) const {
+  if (layout_ == Layout::kCompressed) return ProbeCompressed(p);
   if (layout_ == Layout::kCompact) {
     Record r{ValueOf(p), kUnknownRemoteness, kNoMove};
     for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {

@@ -5,18 +5,21 @@
 //   absl::StatusOr<mnk::Table> t = mnk::Table::Load("3x3k3.mnk", spec);
 //   absl::StatusOr<mnk::Record> r = t->Probe(position);  // O(1)
 //
-// File format, version 1. All integers little-endian; every byte is
+// File format, version 2 (version 1 had layouts 1 and 2 only; its files
+// are refused with a message naming both versions). All integers
+// little-endian; every byte is
 // determined by the game, so the same game always gives the same file.
 //
 // Layout 1 (full records: value, remoteness, best move for every index):
 //
 //   offset  size  field
 //   0       8     magic "MNKTABLE"
-//   8       4     format version: 1
+//   8       4     format version: 2
 //   12      1     width m
 //   13      1     height n
 //   14      1     k
-//   15      1     flags: bit 0 = gravity, bit 1 = misère; other bits 0
+//   15      1     flags: bit 0 = gravity, bit 1 = misère, bit 2 = remoteness
+//                 stored (layout 3 only); other bits 0
 //   16      1     indexing scheme: 1 = layered shape/pattern ranks
 //                 (solver/index/index.h)
 //   17      1     record layout: 1 = the two sections below (2: compact)
@@ -43,6 +46,18 @@
 // Size: 68 + C bytes, 1.6 bits an even-layer index. Probes derive odd
 // layers' values from their children and best moves from the values
 // (best value, then lowest cell); remoteness is not available.
+//
+// Layout 3 (compressed, table/compressed.h): the same header with byte
+// 17 = 3, flags bit 2 when remoteness is stored, and
+//   40      8     64: offset of the section directory
+//   48      8     S: number of sections (2 or 3 for each even layer)
+//   56      8     F: size of the file in bytes
+//   64      16*S  directory: offset (8) and size (8) of each section, in
+//                 order, one after the other from 64 + 16*S
+//   ...           the sections (run-coded, table/run_coder.h)
+//   F-4     4     CRC-32 of every byte before it
+// Only positions with X to move that are reachable, not over and canonical
+// are stored; probes canonicalize, and derive odd layers from children.
 #ifndef MNK_TABLE_TABLE_H_
 #define MNK_TABLE_TABLE_H_
 
@@ -59,14 +74,15 @@
 #include "absl/strings/string_view.h"
 #include "solver/game/game.h"
 #include "solver/index/index.h"
+#include "table/compressed.h"
 #include "table/record.h"
 
 namespace mnk {
 
-inline constexpr uint32_t kTableVersion = 1;
+inline constexpr uint32_t kTableVersion = 2;
 inline constexpr size_t kTableHeaderSize = 64;
 
-enum class Layout : uint8_t { kFull = 1, kCompact = 2 };
+enum class Layout : uint8_t { kFull = 1, kCompact = 2, kCompressed = 3 };
 
 // The exact byte count of a full table file for `entries` indices, and of
 // a compact one.
@@ -98,6 +114,13 @@ absl::Status WriteTable(const std::string& path, const GameSpec& spec,
 absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
                                const std::vector<uint8_t>& compact,
                                uint64_t reachable);
+// The compressed layout (3) from full records; `remoteness` keeps it.
+std::string SerializeCompressedTable(const Game& game,
+                                     const RecordView& records,
+                                     uint64_t reachable, bool remoteness);
+// Writes bytes made by one of the Serialize functions, as WriteTable does.
+absl::Status WriteSerializedTable(const std::string& path,
+                                  const std::string& bytes);
 
 // Removes the temporary file of a write in progress, if any: for a SIGINT
 // or SIGTERM handler (async-signal-safe), before the program exits.
@@ -134,6 +157,18 @@ class Table {
   uint64_t reachable() const { return reachable_; }
   uint64_t file_bytes() const { return buffer_.size(); }
   Layout layout() const { return layout_; }
+  // The sections of a compressed table; nullptr for other layouts.
+  const CompressedSections* compressed() const {
+    return compressed_.has_value() ? &*compressed_ : nullptr;
+  }
+  // "full", "compact" or "compressed".
+  const char* layout_name() const;
+  // Whether probes give remoteness (not from compact tables, nor compressed
+  // ones written without it).
+  bool has_remoteness() const {
+    return layout_ == Layout::kFull ||
+           (compressed_.has_value() && compressed_->has_remoteness());
+  }
   // The records of a full table.
   RecordView view() const;
   // The stored value of index `i` (a position with `stones` stones, an even
@@ -190,6 +225,14 @@ class Table {
         reachable_(reachable),
         layout_(layout) {}
   const uint8_t* data() const { return buffer_.data(); }
+  // Compressed layout: the stored record of a position with an even
+  // number of stones that is not over, found by its canonical image; the
+  // move is mapped back to `p`. kDataLoss for damaged or impossible data.
+  // `parts` says what to decode: the others are left unknown.
+  enum class StoredParts { kValue, kValueAndRemoteness, kAll };
+  absl::StatusOr<Record> StoredRecord(
+      const Position& p, StoredParts parts = StoredParts::kAll) const;
+  absl::StatusOr<Record> ProbeCompressed(const Position& p) const;
 
   Game game_;
   PositionIndex index_;
@@ -197,6 +240,7 @@ class Table {
   Buffer buffer_;
   uint64_t reachable_;
   Layout layout_;
+  std::optional<CompressedSections> compressed_;  // layout 3 only
 };
 
 }  // namespace mnk

@@ -52,7 +52,7 @@ TEST_F(TableTest, LayoutIsAsDocumented) {
   ASSERT_EQ(bytes_.size(), 13672u);
   EXPECT_EQ(TableFileSize(6046), 13672u);
   EXPECT_EQ(bytes_.substr(0, 8), "MNKTABLE");
-  EXPECT_EQ(bytes_[8], 1);  // version, little-endian
+  EXPECT_EQ(bytes_[8], 2);  // version, little-endian
   EXPECT_EQ(bytes_[12], 3);
   EXPECT_EQ(bytes_[13], 3);
   EXPECT_EQ(bytes_[14], 3);
@@ -117,9 +117,13 @@ TEST_F(TableTest, EachKindOfDamageHasItsOwnError) {
   ExpectError(Table::FromBytes(bytes_ + "x"), absl::StatusCode::kDataLoss,
               "too long");
   std::string version = bytes_;
-  version[8] = 2;
+  version[8] = 1;  // an older table
   ExpectError(Table::FromBytes(version), absl::StatusCode::kFailedPrecondition,
-              "format version 2; this program reads version 1");
+              "format version 1; this program reads version 2: solve the "
+              "game again");
+  version[8] = 3;  // a newer one
+  ExpectError(Table::FromBytes(version), absl::StatusCode::kFailedPrecondition,
+              "format version 3; this program reads version 2");
   std::string flipped = bytes_;
   flipped[5000] ^= 0x10;
   ExpectError(Table::FromBytes(flipped), absl::StatusCode::kDataLoss,

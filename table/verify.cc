@@ -54,6 +54,30 @@ Expected Derive(const Table& table, const Position& p) {
   if (const std::optional<Value> end = game.Primitive(p)) {
     return {{*end, none, kNoMove}, ""};
   }
+  if (table.layout() == Layout::kCompressed) {
+    // The best child by the policy, each child as a probe derives it from
+    // the stored records of its own children.
+    const bool plies = table.has_remoteness();
+    int best = -(1 << 20);
+    Record expected;
+    for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+      const int cell = absl::countr_zero(s);
+      absl::StatusOr<Record> child = table.Probe(Game::Play(p, cell));
+      if (!child.ok()) {
+        return {{},
+                absl::StrCat("its child after ", cell, ": ",
+                             child.status().message())};
+      }
+      const Value v = Negate(child->value);
+      const int score = PolicyScore(v, plies ? child->remoteness + 1 : 0);
+      if (score > best) {
+        best = score;
+        expected = {v, plies ? child->remoteness + 1 : kUnknownRemoteness,
+                    cell};
+      }
+    }
+    return {expected, ""};
+  }
   if (!full) {
     // Values only: the best of the children's derived values.
     Value best = Value::kUnreachable;
@@ -100,6 +124,7 @@ VerifyReport VerifyRecords(const Table& table, int threads,
   const Game& game = table.game();
   const PositionIndex& index = table.index();
   const bool full = table.layout() == Layout::kFull;
+  const bool compressed = table.layout() == Layout::kCompressed;
   // Without gravity the rules decide reachability locally; with gravity it
   // takes a forward pass.
   const std::vector<uint64_t> reached =
@@ -123,6 +148,41 @@ VerifyReport VerifyRecords(const Table& table, int threads,
           mine.reachable += live;
           // A compact table stores even layers only: odd ones have no record.
           if (!full && stones % 2 == 1) continue;
+          if (compressed) {
+            // Stored: reachable canonical positions not over, X to move.
+            if (!live || game.IsTerminal(p) || !(game.Canonical(p) == p)) {
+              continue;
+            }
+            ++mine.checked;
+            std::string problem;
+            absl::StatusOr<Record> stored = table.Probe(p);
+            const Expected expected = Derive(table, p);
+            if (!stored.ok()) {
+              problem = std::string(stored.status().message());
+            } else if (!expected.problem.empty()) {
+              problem = expected.problem;
+            } else if (stored->value != expected.record.value ||
+                       stored->remoteness != expected.record.remoteness) {
+              problem = absl::StrCat("stored ", Describe(*stored),
+                                     ", its children give ",
+                                     Describe(expected.record));
+            } else if (table.has_remoteness()
+                           ? stored->best_move != expected.record.best_move
+                           : Negate(table.ValueOf(Game::Play(
+                                 p, stored->best_move))) != stored->value) {
+              problem = absl::StrCat("stored move ", stored->best_move,
+                                     " is not the best (",
+                                     Describe(expected.record), ")");
+            }
+            if (!problem.empty()) {
+              ++mine.errors;
+              if (errors.size() < 10) {
+                errors.push_back(absl::StrCat("index ", i, " ", game.Format(p),
+                                              ": ", problem));
+              }
+            }
+            continue;
+          }
           const Record stored = full ? table.view().Get(i)
                                      : Record{table.CompactValue(i, stones),
                                               kUnknownRemoteness, kNoMove};

@@ -134,10 +134,10 @@ printf '\x07' | dd of="$TMP/flipped.mnk" bs=1 seek=9000 conv=notrunc 2> /dev/nul
 expect_eq "flipped exit" 3 $?
 expect_contains "flipped" "checksum" "$(cat "$TMP/err")"
 cp "$TABLE" "$TMP/version.mnk" && chmod u+w "$TMP/version.mnk"
-printf '\x02' | dd of="$TMP/version.mnk" bs=1 seek=8 conv=notrunc 2> /dev/null
+printf '\x01' | dd of="$TMP/version.mnk" bs=1 seek=8 conv=notrunc 2> /dev/null
 "$PLAY" --table="$TMP/version.mnk" 2> "$TMP/err" < /dev/null
 expect_eq "version exit" 3 $?
-expect_contains "version" "has format version 2; this program reads version 1" "$(cat "$TMP/err")"
+expect_contains "version" "has format version 1; this program reads version 2: solve the game again" "$(cat "$TMP/err")"
 printf 'GIF89a, not a table at all' > "$TMP/other.mnk"
 "$PLAY" --table="$TMP/other.mnk" 2> "$TMP/err" < /dev/null
 expect_eq "not a table exit" 3 $?

@@ -60,9 +60,9 @@ expect_contains "verify directory" "is a directory" "$(cat "$TMP/err")"
 "$VERIFY" --table="$TMP/empty.mnk" > /dev/null 2> "$TMP/err"
 expect_eq "verify empty exit" 3 $?
 expect_contains "verify empty" "is empty" "$(cat "$TMP/err")"
-for spot in 8 14 9000; do  # the version, the game's k, a record
+for spot in 8 14 9000; do  # the version (to 7), the game's k, a record
   cp "$BUILT" "$TMP/changed.mnk" && chmod u+w "$TMP/changed.mnk"
-  printf '\x02' | dd of="$TMP/changed.mnk" bs=1 seek=$spot conv=notrunc 2> /dev/null
+  printf '\x07' | dd of="$TMP/changed.mnk" bs=1 seek=$spot conv=notrunc 2> /dev/null
   "$VERIFY" --table="$TMP/changed.mnk" > /dev/null 2> "$TMP/err"
   expect_eq "verify changed byte $spot exit" 3 $?
 done
@@ -83,6 +83,28 @@ fields=$(printf '%s\n' "$out" | "$JSON" /value /remoteness /best_move /best_colu
 expect_eq "compact json" '"draw" null 8 0 9 "loss" null' "$(echo $fields)"
 "$SOLVE" --layout=tiny --quiet > /dev/null 2>&1
 expect_eq "bad layout exit" 1 $?
+
+# --- The compressed layout: with and without remoteness; play answers as
+# from the full table, verify re-derives every stored record.
+"$SOLVE" --width=4 --height=4 --k=4 --gravity --quiet --out="$TMP/full.mnk" > /dev/null
+out=$("$SOLVE" --width=4 --height=4 --k=4 --gravity --layout=compressed --quiet --json --out="$TMP/compressed.mnk")
+fields=$(printf '%s\n' "$out" | "$JSON" /layout /canonical /table_bytes)
+expect_eq "compressed json" '"compressed" 80541 44225' "$(echo $fields)"
+out=$("$VERIFY" --table="$TMP/compressed.mnk" --quiet)
+expect_eq "compressed verify exit" 0 $?
+for p in ..../..../..../XO.. ..../..../.O../XXO. ..../..../..../....; do
+  expect_eq "compressed answer $p" "$("$PLAY" --table="$TMP/full.mnk" --position=$p --json)" "$("$PLAY" --table="$TMP/compressed.mnk" --position=$p --json)"
+done
+"$SOLVE" --width=4 --height=4 --k=4 --gravity --layout=compressed --remoteness=no --quiet --out="$TMP/noplies.mnk" > /dev/null
+out=$("$PLAY" --table="$TMP/noplies.mnk" --position=..../..../..../XO.. --json)
+fields=$(printf '%s\n' "$out" | "$JSON" /value /remoteness /best_move)
+expect_eq "compressed without remoteness" '"draw" null 8' "$(echo $fields)"
+"$SOLVE" --remoteness=no --quiet > /dev/null 2> "$TMP/err"
+expect_eq "remoteness without compressed exit" 1 $?
+expect_contains "remoteness without compressed" "--remoteness applies to --layout=compressed only" "$(cat "$TMP/err")"
+"$SOLVE" --layout=compressed --remoteness=maybe --quiet > /dev/null 2> "$TMP/err"
+expect_eq "bad remoteness exit" 1 $?
+expect_contains "bad remoteness" "--remoteness=maybe: expected yes or no" "$(cat "$TMP/err")"
 
 # --- Crash safety: the target first holds a complete 3,3,3 table; solve of
 # 4,4,4 to the same path is killed with SIGKILL, half the time at a random

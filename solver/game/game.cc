@@ -147,13 +147,18 @@ Game::Game(const GameSpec& spec) : spec_(spec) {
   byte_maps_ = std::move(maps);
 }
 
-Position Game::Canonical(const Position& p) const {
+Position Game::Canonical(const Position& p, int* symmetry) const {
   auto key = [](const Position& q) { return uint64_t{q.x} << 32 | q.o; };
   Position best = p;
+  int best_s = 0;
   for (size_t s = 1; s < symmetries_.size(); ++s) {
     const Position image = Transform(p, static_cast<int>(s));
-    if (key(image) < key(best)) best = image;
+    if (key(image) < key(best)) {
+      best = image;
+      best_s = static_cast<int>(s);
+    }
   }
+  if (symmetry != nullptr) *symmetry = best_s;
   return best;
 }
 

@@ -278,8 +278,9 @@ class Game {
     return {TransformMask(p.x, s), TransformMask(p.o, s)};
   }
   // The least of p's images, (x, o) compared as numbers: the same position
-  // for every member of a symmetry class.
-  Position Canonical(const Position& p) const;
+  // for every member of a symmetry class. `symmetry`, when given, receives
+  // the s with Transform(p, s) == the result.
+  Position Canonical(const Position& p, int* symmetry = nullptr) const;
 
  private:
   explicit Game(const GameSpec& spec);

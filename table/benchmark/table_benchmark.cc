@@ -40,7 +40,9 @@ std::vector<Position> ShuffledPositions(const Table& table) {
     const bool reachable =
         table.layout() == Layout::kFull
             ? table.view().GetValue(i) != Value::kUnreachable
-            : p.stones() % 2 == 0 && table.game().IsReachable(p);
+        : table.layout() == Layout::kCompact
+            ? p.stones() % 2 == 0 && table.game().IsReachable(p)
+            : table.game().IsReachable(p);
     if (reachable) positions.push_back(p);
   }
   std::shuffle(positions.begin(), positions.end(), random);
@@ -63,6 +65,23 @@ void BM_Probe(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Probe);
+
+// The value alone (ValueOf): what a value-only probe costs; on compressed
+// and compact tables odd layers come from the children.
+void BM_ValueOf(benchmark::State& state) {
+  absl::StatusOr<Table> table = Table::Load(TablePath());
+  if (!table.ok()) {
+    state.SkipWithError(std::string(table.status().message()).c_str());
+    return;
+  }
+  const std::vector<Position> positions = ShuffledPositions(*table);
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(table->ValueOf(positions[i]));
+    if (++i == positions.size()) i = 0;
+  }
+}
+BENCHMARK(BM_ValueOf);
 
 // The same positions through Lookup: index and one record access, no checks.
 void BM_Lookup(benchmark::State& state) {

@@ -1,0 +1,80 @@
+// The compressed record layout (table layout 3): for each even layer (X to
+// move), the value, best move and optionally remoteness of every position
+// that is reachable, not over and the canonical member of its symmetry class
+// (Game::Canonical), each in its own run-coded section (table/run_coder.h).
+// Every other entry is "don't care" and costs next to nothing. A probe of
+// another position canonicalizes it; odd layers are the best of their
+// children, which are stored (table.h draws the file).
+//
+//   std::vector<std::string> sections =
+//       mnk::CompressSections(game, index, records.view(), true);
+//   absl::StatusOr<mnk::CompressedSections> c = mnk::CompressedSections::Open(
+//       game, index, /*remoteness=*/true, views_of_the_sections);
+//   c->value(stones, entry);  // entry = Index(canonical) - layer_offset
+//
+// Symbols: value 0 = loss, 1 = draw, 2 = win for X (the side to move); move
+// = the policy's best cell, or with gravity its column; remoteness 0-63.
+// Sections, in order: values of layers 0, 2, 4, ..., then moves of the same
+// layers, then (when stored) remoteness of the same layers.
+#ifndef MNK_TABLE_COMPRESSED_H_
+#define MNK_TABLE_COMPRESSED_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "solver/game/game.h"
+#include "solver/index/index.h"
+#include "table/record.h"
+#include "table/run_coder.h"
+
+namespace mnk {
+
+// Entries a block of each kind of section: a value read decodes at most
+// one block's runs (about 40 on gravity boards).
+inline constexpr int kValueBlockEntries = 512;
+inline constexpr int kDetailBlockEntries = 256;
+
+// The number of sections a game's compressed table has.
+int CompressedSectionCount(const Game& game, bool remoteness);
+
+// The sections of the compressed layout, from full records.
+std::vector<std::string> CompressSections(const Game& game,
+                                          const PositionIndex& index,
+                                          const RecordView& records,
+                                          bool remoteness);
+
+class CompressedSections {
+ public:
+  // `sections` as CompressSections gives them (views into memory that
+  // outlives this object). kDataLoss when one is damaged or the wrong size.
+  static absl::StatusOr<CompressedSections> Open(
+      const Game& game, const PositionIndex& index, bool remoteness,
+      const std::vector<absl::string_view>& sections);
+
+  bool has_remoteness() const { return !remoteness_.empty(); }
+  // Bytes of the value, move and remoteness sections (0 when not stored).
+  uint64_t value_bytes() const { return bytes_[0]; }
+  uint64_t move_bytes() const { return bytes_[1]; }
+  uint64_t remoteness_bytes() const { return bytes_[2]; }
+  // Entry `entry` of even layer `stones`; -1 for a damaged block.
+  int value(int stones, uint64_t entry) const {
+    return values_[stones / 2].Get(entry);
+  }
+  int move(int stones, uint64_t entry) const {
+    return moves_[stones / 2].Get(entry);
+  }
+  int remoteness(int stones, uint64_t entry) const {
+    return remoteness_[stones / 2].Get(entry);
+  }
+
+ private:
+  std::vector<RunReader> values_, moves_, remoteness_;
+  uint64_t bytes_[3] = {};
+};
+
+}  // namespace mnk
+
+#endif  // MNK_TABLE_COMPRESSED_H_
