@@ -178,6 +178,8 @@ int Main() {
   }
   SolveOptions options;
   options.compact = layout == "compact";
+  options.compressed = compressed;
+  options.remoteness = keep_remoteness;
   options.threads =
       threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
   options.progress = !absl::GetFlag(FLAGS_quiet);
@@ -197,9 +199,9 @@ int Main() {
   SectionBytes sections;
   std::string compressed_bytes;
   if (compressed) {
-    compressed_bytes =
-        SerializeCompressedTable(*game, solution->records.view(),
-                                 solution->stats.reachable, keep_remoteness);
+    compressed_bytes = SerializeCompressedTable(
+        spec, solution->sections, solution->stats.reachable, keep_remoteness);
+    solution->sections.clear();
     absl::StatusOr<Table> table = Table::FromBytes(compressed_bytes);
     if (!table.ok()) return Fail(kMemory, table.status().message());
     bytes = table->file_bytes();

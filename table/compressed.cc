@@ -1,5 +1,7 @@
 #include "table/compressed.h"
 
+#include <thread>
+
 #include "absl/strings/str_cat.h"
 #include "solver/index/layer_walker.h"
 
@@ -10,18 +12,44 @@ int CompressedSectionCount(const Game& game, bool remoteness) {
   return even_layers * (remoteness ? 3 : 2);
 }
 
+std::vector<std::string> CompressedLayerBuilder::Encode() const {
+  // The sections are independent: moves and remoteness on threads of their
+  // own, values here.
+  std::vector<std::string> sections(plies_.empty() ? 2 : 3);
+  std::thread moves([&] {
+    sections[1] =
+        EncodeRuns(moves_, gravity_ ? width_ : cells_, kDetailBlockEntries);
+  });
+  std::thread plies([&] {
+    if (!plies_.empty()) {
+      sections[2] = EncodeRuns(plies_, kMaxRemoteness + 1, kDetailBlockEntries);
+    }
+  });
+  sections[0] = EncodeRuns(values_, 3, kValueBlockEntries);
+  moves.join();
+  plies.join();
+  return sections;
+}
+
+std::vector<std::string> ArrangeSections(
+    std::vector<std::vector<std::string>> layers) {
+  std::vector<std::string> sections;
+  for (size_t kind = 0; kind < layers[0].size(); ++kind) {
+    for (std::vector<std::string>& layer : layers) {
+      sections.push_back(std::move(layer[kind]));
+    }
+  }
+  return sections;
+}
+
 std::vector<std::string> CompressSections(const Game& game,
                                           const PositionIndex& index,
                                           const RecordView& records,
                                           bool remoteness) {
-  const int even_layers = game.cells() / 2 + 1;
-  std::vector<std::string> sections(CompressedSectionCount(game, remoteness));
-  const bool gravity = game.spec().gravity;
+  std::vector<std::vector<std::string>> layers;
   for (int stones = 0; stones <= game.cells(); stones += 2) {
     const uint64_t offset = index.layer_offset(stones);
-    const uint64_t size = index.layer_size(stones);
-    std::vector<uint8_t> values(size, kDontCare), moves(size, kDontCare),
-        plies(remoteness ? size : 0, kDontCare);
+    CompressedLayerBuilder layer(game, index.layer_size(stones), remoteness);
     LayerWalker walker(game, index, stones);
     walker.Walk(0, index.shapes(stones), [&](uint64_t i, const Position& p) {
       const Record r = records.Get(i);
@@ -30,22 +58,11 @@ std::vector<std::string> CompressSections(const Game& game,
           !(game.Canonical(p) == p)) {
         return;
       }
-      const uint64_t e = i - offset;
-      values[e] = static_cast<uint8_t>(static_cast<int>(r.value) - 1);
-      moves[e] = static_cast<uint8_t>(gravity ? r.best_move % game.width()
-                                              : r.best_move);
-      if (remoteness) plies[e] = static_cast<uint8_t>(r.remoteness);
+      layer.Set(i - offset, r.value, r.remoteness, r.best_move);
     });
-    const int layer = stones / 2;
-    sections[layer] = EncodeRuns(values, 3, kValueBlockEntries);
-    sections[even_layers + layer] = EncodeRuns(
-        moves, gravity ? game.width() : game.cells(), kDetailBlockEntries);
-    if (remoteness) {
-      sections[2 * even_layers + layer] =
-          EncodeRuns(plies, kMaxRemoteness + 1, kDetailBlockEntries);
-    }
+    layers.push_back(layer.Encode());
   }
-  return sections;
+  return ArrangeSections(std::move(layers));
 }
 
 absl::StatusOr<CompressedSections> CompressedSections::Open(

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -39,6 +40,39 @@ inline constexpr int kDetailBlockEntries = 256;
 
 // The number of sections a game's compressed table has.
 int CompressedSectionCount(const Game& game, bool remoteness);
+
+// One even layer's symbols, set by whoever knows the records (the writer
+// from full records, the solver as it goes), then encoded. Entries not set
+// are don't-cares.
+class CompressedLayerBuilder {
+ public:
+  CompressedLayerBuilder(const Game& game, uint64_t entries, bool remoteness)
+      : gravity_(game.spec().gravity),
+        width_(game.width()),
+        cells_(game.cells()),
+        values_(entries, kDontCare),
+        moves_(entries, kDontCare),
+        plies_(remoteness ? entries : 0, kDontCare) {}
+  // A stored position (reachable, not over, canonical) at entry e of the
+  // layer. Thread-safe for distinct entries.
+  void Set(uint64_t e, Value value, int remoteness, int best_move) {
+    values_[e] = static_cast<uint8_t>(static_cast<int>(value) - 1);
+    moves_[e] = static_cast<uint8_t>(gravity_ ? best_move % width_ : best_move);
+    if (!plies_.empty()) plies_[e] = static_cast<uint8_t>(remoteness);
+  }
+  // The layer's value, move and (when kept) remoteness sections.
+  std::vector<std::string> Encode() const;
+
+ private:
+  bool gravity_;
+  int width_, cells_;
+  std::vector<uint8_t> values_, moves_, plies_;
+};
+
+// The file's section order (values of every even layer, then moves, then
+// remoteness) from each even layer's Encode(), indexed by stones / 2.
+std::vector<std::string> ArrangeSections(
+    std::vector<std::vector<std::string>> layers);
 
 // The sections of the compressed layout, from full records.
 std::vector<std::string> CompressSections(const Game& game,

@@ -119,21 +119,33 @@ std::vector<uint32_t> CanonicalCodes(const std::vector<uint8_t>& lengths) {
   return codes;
 }
 
+// Appends bits most significant first, through a 64-bit accumulator.
 class BitWriter {
  public:
   explicit BitWriter(std::string& out) : out_(out) {}
-  void Put(uint64_t value, int bits) {  // the low `bits` bits, MSB first
-    for (int b = bits - 1; b >= 0; --b) {
-      if (used_ == 0) out_.push_back(0);
-      if (value >> b & 1) out_.back() |= static_cast<char>(0x80 >> used_);
-      used_ = (used_ + 1) % 8;
+  ~BitWriter() { AlignToByte(); }
+  void Put(uint64_t value, int bits) {  // the low `bits` bits, bits <= 32
+    assert(bits <= 32);
+    if (bits == 0) return;
+    acc_ = acc_ << bits | (value & ((uint64_t{1} << bits) - 1));
+    used_ += bits;
+    while (used_ >= 8) {
+      used_ -= 8;
+      out_.push_back(static_cast<char>(acc_ >> used_));
     }
   }
-  void AlignToByte() { used_ = 0; }
+  // Pads the last byte with zeros.
+  void AlignToByte() {
+    if (used_ > 0) out_.push_back(static_cast<char>(acc_ << (8 - used_)));
+    used_ = 0;
+    acc_ = 0;
+  }
+  size_t bytes() const { return out_.size(); }
 
  private:
   std::string& out_;
-  int used_ = 0;  // bits used in the last byte
+  uint64_t acc_ = 0;  // the low used_ bits are pending
+  int used_ = 0;
 };
 
 void PutLittle(std::string& out, uint64_t value, int bytes) {
@@ -193,9 +205,9 @@ std::string EncodeRuns(const std::vector<uint8_t>& symbols, int alphabet,
   BitWriter writer(stream);
   for (uint64_t b = 0; b < blocks; ++b) {
     writer.AlignToByte();
-    assert(stream.size() <= UINT32_MAX);
+    assert(writer.bytes() <= UINT32_MAX);
     for (int i = 0; i < 4; ++i) {
-      out[offsets_at + 4 * b + i] = static_cast<char>(stream.size() >> 8 * i);
+      out[offsets_at + 4 * b + i] = static_cast<char>(writer.bytes() >> 8 * i);
     }
     BlockRuns(symbols, b * block_entries,
               std::min<uint64_t>(n, (b + 1) * block_entries), runs);
@@ -207,6 +219,7 @@ std::string EncodeRuns(const std::vector<uint8_t>& symbols, int alphabet,
       previous = r.symbol;
     }
   }
+  writer.AlignToByte();
   out += stream;
   out.append(8, '\0');
   return out;

@@ -527,56 +527,40 @@ absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
                {{compact.data(), compact.size()}});
 }
 
-namespace {
-
-// The pieces of a compressed table: its sections, the directory before them
-// and the header fields (table.h).
-struct CompressedPieces {
-  std::vector<std::string> sections;
-  std::string directory;
-  std::vector<Section> all;  // directory, then the sections
-  std::vector<uint64_t> fields;
-  uint8_t flags;
-};
-
-CompressedPieces Compress(const Game& game, const RecordView& records,
-                          bool remoteness) {
-  const PositionIndex index(game);
-  CompressedPieces c;
-  c.sections = CompressSections(game, index, records, remoteness);
-  uint64_t offset = kTableHeaderSize + 16 * c.sections.size();
-  c.directory.resize(16 * c.sections.size());
-  for (size_t s = 0; s < c.sections.size(); ++s) {
-    uint8_t* entry = reinterpret_cast<uint8_t*>(c.directory.data()) + 16 * s;
+std::string SerializeCompressedTable(const GameSpec& spec,
+                                     const std::vector<std::string>& sections,
+                                     uint64_t reachable, bool remoteness) {
+  // The directory (table.h), then the sections.
+  std::string directory(16 * sections.size(), '\0');
+  std::vector<Section> all = {
+      {reinterpret_cast<const uint8_t*>(directory.data()), directory.size()}};
+  uint64_t offset = kTableHeaderSize + directory.size();
+  for (size_t s = 0; s < sections.size(); ++s) {
+    uint8_t* entry = reinterpret_cast<uint8_t*>(directory.data()) + 16 * s;
     PutLe(entry, offset, 8);
-    PutLe(entry + 8, c.sections[s].size(), 8);
-    offset += c.sections[s].size();
+    PutLe(entry + 8, sections[s].size(), 8);
+    offset += sections[s].size();
+    all.push_back({reinterpret_cast<const uint8_t*>(sections[s].data()),
+                   sections[s].size()});
   }
-  c.all.push_back({reinterpret_cast<const uint8_t*>(c.directory.data()),
-                   c.directory.size()});
-  for (const std::string& section : c.sections) {
-    c.all.push_back(
-        {reinterpret_cast<const uint8_t*>(section.data()), section.size()});
-  }
-  c.fields = {kTableHeaderSize, c.sections.size(), offset + 4};
-  c.flags = remoteness ? kFlagRemoteness : 0;
-  return c;
+  const PositionIndex index(*Game::Create(spec));
+  std::string bytes;
+  EmitTable(spec, Layout::kCompressed, index.size(), reachable, all,
+            [&](const void* data, size_t size) {
+              bytes.append(static_cast<const char*>(data), size);
+            },
+            remoteness ? kFlagRemoteness : 0,
+            {kTableHeaderSize, sections.size(), offset + 4});
+  return bytes;
 }
-
-}  // namespace
 
 std::string SerializeCompressedTable(const Game& game,
                                      const RecordView& records,
                                      uint64_t reachable, bool remoteness) {
-  const CompressedPieces c = Compress(game, records, remoteness);
-  std::string bytes;
-  EmitTable(
-      game.spec(), Layout::kCompressed, records.size, reachable, c.all,
-      [&](const void* data, size_t size) {
-        bytes.append(static_cast<const char*>(data), size);
-      },
-      c.flags, c.fields);
-  return bytes;
+  return SerializeCompressedTable(
+      game.spec(),
+      CompressSections(game, PositionIndex(game), records, remoteness),
+      reachable, remoteness);
 }
 
 absl::StatusOr<Table> Table::Load(const std::string& path,

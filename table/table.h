@@ -114,7 +114,11 @@ absl::Status WriteTable(const std::string& path, const GameSpec& spec,
 absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
                                const std::vector<uint8_t>& compact,
                                uint64_t reachable);
-// The compressed layout (3) from full records; `remoteness` keeps it.
+// The compressed layout (3) from its sections (table/compressed.h), or
+// from full records; `remoteness`: the sections keep it.
+std::string SerializeCompressedTable(const GameSpec& spec,
+                                     const std::vector<std::string>& sections,
+                                     uint64_t reachable, bool remoteness);
 std::string SerializeCompressedTable(const Game& game,
                                      const RecordView& records,
                                      uint64_t reachable, bool remoteness);

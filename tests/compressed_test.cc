@@ -87,6 +87,39 @@ TEST(CompressedTest, RandomPositionsOf444) {
   CheckAgainstFull(*full, true, [&](uint64_t i) { return picked[i]; });
 }
 
+// The solver's compressed mode (sections encoded layer by layer, no full
+// records) writes the very bytes made from full records, whatever the
+// thread count.
+TEST(CompressedTest, SolverWritesTheSameBytes) {
+  for (const GameSpec& spec : std::vector<GameSpec>{{3, 3, 3},
+                                                    {4, 4, 4},
+                                                    {4, 4, 4, true},
+                                                    {5, 4, 4, true},
+                                                    {4, 3, 3, false, true}}) {
+    SCOPED_TRACE(spec.Name());
+    const Game game = *Game::Create(spec);
+    absl::StatusOr<Solution> full = Solve(game, {2});
+    ASSERT_TRUE(full.ok());
+    for (bool remoteness : {true, false}) {
+      const std::string expected = SerializeCompressedTable(
+          game, full->records.view(), full->stats.reachable, remoteness);
+      for (int threads : {1, 2}) {
+        SolveOptions options;
+        options.threads = threads;
+        options.compressed = true;
+        options.remoteness = remoteness;
+        absl::StatusOr<Solution> s = Solve(game, options);
+        ASSERT_TRUE(s.ok());
+        EXPECT_EQ(s->records.size(), 0u);
+        EXPECT_EQ(s->stats.reachable, full->stats.reachable);
+        EXPECT_TRUE(SerializeCompressedTable(spec, s->sections,
+                                             s->stats.reachable,
+                                             remoteness) == expected);
+      }
+    }
+  }
+}
+
 TEST(CompressedTest, SmallerThanFullAndVerified) {
   const GameSpec spec{4, 4, 4, true};
   absl::StatusOr<Solution> full = Solve(*Game::Create(spec), {2});

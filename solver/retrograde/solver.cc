@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "solver/index/layer_walker.h"
 #include "solver/parallel/parallel.h"
+#include "table/compressed.h"
 
 namespace mnk {
 namespace {
@@ -84,22 +85,28 @@ struct alignas(64) Counts {
 };
 
 // The memory a solve needs (see Solve in solver.h).
-uint64_t BytesNeeded(const Game& game, const PositionIndex& index, bool compact,
-                     bool forward) {
-  uint64_t widest = 0;
+uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
+                     const SolveOptions& options, bool forward) {
+  uint64_t widest = 0, widest_even = 0;
   for (int l = 0; l <= game.cells(); ++l) {
     widest = std::max(widest, index.layer_size(l));
+    if (l % 2 == 0) widest_even = std::max(widest_even, index.layer_size(l));
   }
-  return (compact ? CompactLayout(index).bytes()
-                  : RecordView::ValueBytes(index.size()) + 2 * index.size()) +
-         2 * widest + (forward ? index.size() / 8 : 0);
+  // Compressed: the symbols of one even layer (value, move, remoteness);
+  // the encoded sections are small beside them.
+  const uint64_t kept =
+      options.compact ? CompactLayout(index).bytes()
+      : options.compressed
+          ? 3 * widest_even
+          : RecordView::ValueBytes(index.size()) + 2 * index.size();
+  return kept + 2 * widest + (forward ? index.size() / 8 : 0);
 }
 
 }  // namespace
 
 uint64_t SolveBytes(const Game& game, const SolveOptions& options) {
   return BytesNeeded(
-      game, PositionIndex(game), options.compact,
+      game, PositionIndex(game), options,
       !game.reachability_is_local() || options.forward_reachability);
 }
 
@@ -113,6 +120,8 @@ class LayeredSolver {
         index_(solution.index),
         solution_(solution),
         compact_(options.compact),
+        compressed_(options.compressed),
+        remoteness_(options.remoteness),
         forward_(!game_.reachability_is_local() ||
                  options.forward_reachability),
         threads_(std::max(1, options.threads)),
@@ -149,13 +158,18 @@ class LayeredSolver {
     progress_.SetPhase("solving", stones);
     const uint64_t offset = index_.layer_offset(stones);
     std::vector<uint8_t> layer(index_.layer_size(stones), 0);
+    std::optional<CompressedLayerBuilder> builder;
+    if (compressed_ && stones % 2 == 0) {
+      builder.emplace(game_, layer.size(), remoteness_);
+    }
     // Copies: byte stores could alias the vector and the members, which
     // would then be reloaded for every position.
     uint8_t* const bytes = layer.data();
     const Counts counts = ForShapes(
         stones,
         [&, bytes, offset, game = &game_, forward = forward_,
-         details = compact_ ? nullptr : &solution_.records](
+         details = solution_.records.size() == 0 ? nullptr : &solution_.records,
+         stored = builder.has_value() ? &*builder : nullptr](
             LayerWalker& walker, uint64_t i, const Position& p, Counts& c) {
           std::optional<Value> end;
           const bool reachable =
@@ -170,9 +184,19 @@ class LayeredSolver {
           const uint8_t byte = SolvePosition(walker, p, end, c, &move);
           bytes[i - offset] = byte;
           if (details != nullptr) details->SetDetails(i, byte, move);
+          // Compressed: canonical positions not over (table/compressed.h).
+          if (stored != nullptr && move != kNoMove && game->Canonical(p) == p) {
+            stored->Set(i - offset, static_cast<Value>(byte >> kRemotenessBits),
+                        byte & kMaxRemoteness, move);
+          }
         });
     AddCounts(stones, counts);
     StoreValues(stones, layer);
+    if (builder.has_value()) {
+      layers_[stones / 2] = builder->Encode();
+      builder.reset();
+      if (stones == 0) solution_.sections = ArrangeSections(std::move(layers_));
+    }
     child_layer_ = std::move(layer);
     child_offset_ = offset;
   }
@@ -279,14 +303,14 @@ class LayeredSolver {
   // layout (even layers only); the empty board's into the stats.
   void StoreValues(int stones, const std::vector<uint8_t>& layer) {
     const uint64_t offset = index_.layer_offset(stones);
-    if (!compact_) {
+    if (solution_.records.size() > 0) {
       for (uint64_t i = 0; i < layer.size(); ++i) {
         if (layer[i] != 0) {
           solution_.records.SetValue(
               offset + i, static_cast<Value>(layer[i] >> kRemotenessBits));
         }
       }
-    } else if (stones % 2 == 0) {
+    } else if (compact_ && stones % 2 == 0) {
       const uint64_t first = layout_.Entry(offset, stones);
       for (uint64_t i = 0; i < layer.size(); ++i) {
         if (layer[i] != 0) {
@@ -306,6 +330,8 @@ class LayeredSolver {
   const PositionIndex& index_;
   Solution& solution_;
   const bool compact_;
+  const bool compressed_;
+  const bool remoteness_;
   const bool forward_;
   const int threads_;
   const CompactLayout layout_;
@@ -314,6 +340,9 @@ class LayeredSolver {
   std::vector<uint8_t> child_layer_;  // bytes of the layer below
   uint64_t child_offset_ = 0;         // its first index
   uint64_t fixed_ = 0;                // Counts::fixed of the layers so far
+  // Compressed: each even layer's sections (by stones / 2), as solved.
+  std::vector<std::vector<std::string>> layers_ =
+      std::vector<std::vector<std::string>>(game_.cells() / 2 + 1);
 };
 
 }  // namespace
@@ -323,7 +352,7 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
   const PositionIndex index(game);
   const bool forward =
       !game.reachability_is_local() || options.forward_reachability;
-  const uint64_t bytes = BytesNeeded(game, index, options.compact, forward);
+  const uint64_t bytes = BytesNeeded(game, index, options, forward);
   if (bytes > options.max_bytes) {
     return absl::ResourceExhaustedError(absl::StrFormat(
         "solving %s needs %.1f GiB for %u indexed positions; the limit is "
@@ -332,7 +361,8 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
         options.max_bytes / 1073741824.0,
         options.compact ? "" : " (the compact layout needs less)"));
   }
-  Solution solution(game, options.compact);
+  Solution solution(game, options.compact,
+                    !options.compact && !options.compressed);
   {
     LayeredSolver solver(options, solution);
     solver.MarkReachable();

@@ -25,6 +25,7 @@
 #define MNK_SOLVER_RETROGRADE_SOLVER_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -45,6 +46,11 @@ struct SolveOptions {
   // of the even layers, 1.6 bits a position. For boards whose full records
   // do not fit.
   bool compact = false;
+  // Keeps only what the compressed layout stores (table/compressed.h),
+  // encoded as each layer is solved: no full records. `remoteness` says
+  // whether its sections keep remoteness.
+  bool compressed = false;
+  bool remoteness = true;
   // Refuses games whose records would take more memory than this.
   uint64_t max_bytes = uint64_t{16} << 30;
 };
@@ -67,15 +73,17 @@ struct SolveStats {
 };
 
 struct Solution {
-  Solution(const Game& g, bool compact_layout)
+  Solution(const Game& g, bool compact_layout, bool full_records)
       : game(g),
         index(g),
-        records(compact_layout ? 0 : index.size(), /*initialize=*/false),
+        records(full_records ? index.size() : 0, /*initialize=*/false),
         compact(compact_layout ? CompactLayout(index).bytes() : 0, 0) {}
   Game game;
   PositionIndex index;
   RecordArrays records;          // every index; empty in compact mode
   std::vector<uint8_t> compact;  // compact mode: the CompactLayout bytes
+  // Compressed mode: the sections of the file, in order.
+  std::vector<std::string> sections;
   SolveStats stats;
 };
 
