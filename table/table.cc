@@ -727,6 +727,46 @@ absl::StatusOr<Record> Table::StoredRecord(const Position& p,
   return r;
 }
 
+absl::StatusOr<bool> Table::MoveTies(const Position& child,
+                                     const Record& parent) const {
+  // The child (O to move, or over) and its own children, by value first:
+  // most moves that do not tie are found out after a lookup or two.
+  if (const std::optional<Value> end = game_.Primitive(child)) {
+    return Negate(*end) == parent.value &&
+           (parent.remoteness == kUnknownRemoteness || parent.remoteness == 1);
+  }
+  const bool plies = parent.remoteness != kUnknownRemoteness;
+  // The child's value is the best of Negate(grandchild) over its moves; it
+  // must be Negate(parent.value).
+  const Value want = Negate(parent.value);
+  bool any_equal = false;
+  int best_plies = parent.value == Value::kWin ? 0 : 1 << 20;
+  for (uint32_t s = game_.LegalMask(child); s != 0; s &= s - 1) {
+    const Position g = Game::Play(child, absl::countr_zero(s));
+    Record gr{Value::kUnreachable, 0, kNoMove};
+    if (const std::optional<Value> end = game_.Primitive(g)) {
+      gr.value = *end;
+    } else {
+      absl::StatusOr<Record> stored = StoredRecord(
+          g, plies ? StoredParts::kValueAndRemoteness : StoredParts::kValue);
+      if (!stored.ok()) return stored.status();
+      gr = *stored;
+    }
+    const Value v = Negate(gr.value);  // for the child's side
+    if (v > want) return false;        // the child does better than that
+    if (v < want) continue;
+    any_equal = true;
+    // Among equal values the child's policy takes the fastest win or the
+    // slowest loss (a draw's remoteness does not count).
+    if (want == Value::kWin)
+      best_plies = std::min(best_plies, gr.remoteness + 1);
+    if (want == Value::kLoss)
+      best_plies = std::max(best_plies, gr.remoteness + 1);
+  }
+  if (!any_equal) return false;
+  return !plies || want == Value::kDraw || best_plies + 1 == parent.remoteness;
+}
+
 absl::StatusOr<Record> Table::ProbeCompressed(const Position& p) const {
   if (const std::optional<Value> end = game_.Primitive(p)) {
     return Record{*end, 0, kNoMove};
@@ -738,45 +778,65 @@ absl::StatusOr<Record> Table::ProbeCompressed(const Position& p) const {
     // The stored move is the canonical image's, mapped back; among equally
     // good moves the policy takes the lowest cell of the position as given,
     // so a lower cell may tie with it here.
-    const int target = PolicyScore(r->value, plies ? r->remoteness : 0);
     for (uint32_t s = game_.LegalMask(p) & ((uint32_t{1} << r->best_move) - 1);
          s != 0; s &= s - 1) {
       const int cell = absl::countr_zero(s);
-      absl::StatusOr<Record> child = ProbeCompressed(Game::Play(p, cell));
-      if (!child.ok()) return child.status();
-      if (PolicyScore(Negate(child->value),
-                      plies ? child->remoteness + 1 : 0) == target) {
+      absl::StatusOr<bool> ties = MoveTies(Game::Play(p, cell), *r);
+      if (!ties.ok()) return ties.status();
+      if (*ties) {
         r->best_move = cell;
         break;
       }
     }
     return r;
   }
-  // Odd layers: the best child by the policy (by value and lowest cell
-  // without remoteness).
-  Record best{Value::kUnreachable, kUnknownRemoteness, kNoMove};
-  int best_score = -(1 << 20);
+  // Odd layers: the best child by the policy. Values first, one lookup a
+  // child; remoteness only for the children with the best value, and not
+  // for a draw, which lasts until the board is full.
+  Value best = Value::kUnreachable;
+  uint32_t best_cells = 0;
   for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {
     const int cell = absl::countr_zero(s);
     const Position child = Game::Play(p, cell);
-    Record c{Value::kUnreachable, 0, kNoMove};
+    Value v;
     if (const std::optional<Value> end = game_.Primitive(child)) {
-      c.value = *end;
+      v = Negate(*end);
     } else {
+      absl::StatusOr<Record> stored = StoredRecord(child, StoredParts::kValue);
+      if (!stored.ok()) return stored.status();
+      v = Negate(stored->value);
+    }
+    if (v > best) {
+      best = v;
+      best_cells = 0;
+    }
+    if (v == best) best_cells |= uint32_t{1} << cell;
+  }
+  const int lowest = absl::countr_zero(best_cells);
+  if (!plies) return Record{best, kUnknownRemoteness, lowest};
+  if (best == Value::kDraw) {
+    return Record{best, game_.cells() - p.stones(), lowest};
+  }
+  Record r{best, 0, kNoMove};
+  int best_score = -(1 << 20);
+  for (uint32_t s = best_cells; s != 0; s &= s - 1) {
+    const int cell = absl::countr_zero(s);
+    const Position child = Game::Play(p, cell);
+    int plies_after = 0;  // a finished game
+    if (!game_.IsTerminal(child)) {
       absl::StatusOr<Record> stored =
           StoredRecord(child, StoredParts::kValueAndRemoteness);
       if (!stored.ok()) return stored.status();
-      c = *stored;
+      plies_after = stored->remoteness;
     }
-    const Value v = Negate(c.value);
-    const int score =
-        plies ? PolicyScore(v, c.remoteness + 1) : PolicyScore(v, 0);
+    const int score = PolicyScore(best, plies_after + 1);
     if (score > best_score) {
       best_score = score;
-      best = {v, plies ? c.remoteness + 1 : kUnknownRemoteness, cell};
+      r.remoteness = plies_after + 1;
+      r.best_move = cell;
     }
   }
-  return best;
+  return r;
 }
 
 Value Table::ValueOf(const Position& p) const {

@@ -237,6 +237,10 @@ class Table {
   absl::StatusOr<Record> StoredRecord(
       const Position& p, StoredParts parts = StoredParts::kAll) const;
   absl::StatusOr<Record> ProbeCompressed(const Position& p) const;
+  // Whether moving to `child` is as good, by the policy, as the best move
+  // of its parent, whose record is `parent` (value, remoteness or unknown).
+  absl::StatusOr<bool> MoveTies(const Position& child,
+                                const Record& parent) const;
 
   Game game_;
   PositionIndex index_;
