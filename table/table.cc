@@ -702,13 +702,15 @@ absl::StatusOr<Record> Table::StoredRecord(const Position& p,
           ? compressed_->remoteness(stones, entry)
           : kUnknownRemoteness;
   Record r{static_cast<Value>(value + 1), plies, kNoMove};
-  // The stored move is the canonical image's: map it back to p.
-  if (!want_move) {
-  } else if (game_.spec().gravity && move >= 0 && move < game_.width()) {
-    const int column = symmetry == 0 ? move : game_.width() - 1 - move;
-    absl::StatusOr<int> cell = game_.DropCell(p, column);
-    if (cell.ok()) r.best_move = *cell;
-  } else if (!game_.spec().gravity && move >= 0) {
+  // The stored move is the canonical image's: map it back to p (with
+  // gravity the only other symmetry is the mirror).
+  if (want_move && game_.spec().gravity) {
+    if (move >= 0 && move < game_.width()) {
+      const int column = symmetry == 0 ? move : game_.width() - 1 - move;
+      absl::StatusOr<int> cell = game_.DropCell(p, column);
+      if (cell.ok()) r.best_move = *cell;
+    }
+  } else if (want_move && move >= 0) {
     const Symmetry& s = game_.symmetries()[symmetry];
     for (int cell = 0; cell < game_.cells(); ++cell) {
       if (s[cell] == move) r.best_move = cell;

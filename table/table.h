@@ -191,6 +191,9 @@ class Table {
   // position (a best move that is not legal, a remoteness past the end).
   // From a compact table the remoteness is kUnknownRemoteness and the best
   // move the lowest cell with the best value (up to m + m * m lookups).
+  // From a compressed one: the stored record of the canonical image with
+  // its move mapped back (and the lowest tying cell), or for O to move the
+  // best child; remoteness unknown when not stored, except at the end.
   absl::StatusOr<Record> Probe(const Position& p) const;
 
   // The value of a valid position, by the rules when it is over, else from

@@ -49,9 +49,10 @@ std::vector<Position> ShuffledPositions(const Table& table) {
   return positions;
 }
 
-// One Probe (index, one record access, record checks) of a random reachable
-// position; positions cycle through a shuffled list of all of them.
-void BM_Probe(benchmark::State& state) {
+// Runs probe(table, position) over random reachable positions, cycling
+// through a shuffled list of them.
+template <typename Probe>
+void OverPositions(benchmark::State& state, Probe probe) {
   absl::StatusOr<Table> table = Table::Load(TablePath());
   if (!table.ok()) {
     state.SkipWithError(std::string(table.status().message()).c_str());
@@ -60,26 +61,23 @@ void BM_Probe(benchmark::State& state) {
   const std::vector<Position> positions = ShuffledPositions(*table);
   size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(table->Probe(positions[i]));
+    benchmark::DoNotOptimize(probe(*table, positions[i]));
     if (++i == positions.size()) i = 0;
   }
+}
+
+// One Probe: value, remoteness and best move, with the record checks.
+void BM_Probe(benchmark::State& state) {
+  OverPositions(state,
+                [](const Table& t, const Position& p) { return t.Probe(p); });
 }
 BENCHMARK(BM_Probe);
 
 // The value alone (ValueOf): what a value-only probe costs; on compressed
 // and compact tables odd layers come from the children.
 void BM_ValueOf(benchmark::State& state) {
-  absl::StatusOr<Table> table = Table::Load(TablePath());
-  if (!table.ok()) {
-    state.SkipWithError(std::string(table.status().message()).c_str());
-    return;
-  }
-  const std::vector<Position> positions = ShuffledPositions(*table);
-  size_t i = 0;
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(table->ValueOf(positions[i]));
-    if (++i == positions.size()) i = 0;
-  }
+  OverPositions(state,
+                [](const Table& t, const Position& p) { return t.ValueOf(p); });
 }
 BENCHMARK(BM_ValueOf);
 
