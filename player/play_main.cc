@@ -267,6 +267,7 @@ int main(int argc, char** argv) {
                                   mnk::Printable(rest[1]), "'; see --help"));
   }
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error
+  mnk::ExitOnTruncatedTable("play", mnk::kBadTable);
   try {
     return mnk::Main(argv[0]);
   } catch (const std::bad_alloc&) {

@@ -239,6 +239,7 @@ int main(int argc, char** argv) {
                                   mnk::Printable(rest[1]), "'; see --help"));
   }
   signal(SIGPIPE, SIG_IGN);  // a client that hangs up is a write error
+  mnk::ExitOnTruncatedTable("serve", mnk::kBadTable);
   try {
     return mnk::Main(argv[0]);
   } catch (const std::bad_alloc&) {

@@ -108,6 +108,9 @@ absl::Status Catalog::AddDirectory(const std::string& dir) {
     const std::string path = absl::StrCat(dir, "/", name);
     absl::StatusOr<Table> table = Table::Load(path);
     if (!table.ok()) return table.status();
+    // A server runs for long: a damaged page is found at start-up, not by
+    // the first visitor whose probe reads it.
+    if (absl::Status s = table->CheckAll(); !s.ok()) return s;
     const std::string id = table->game().spec().FileStem();
     if (auto it = seen.find(id); it != seen.end()) {
       return absl::AlreadyExistsError(

@@ -67,7 +67,7 @@ std::vector<std::string> CompressSections(const Game& game,
 
 absl::StatusOr<CompressedSections> CompressedSections::Open(
     const Game& game, const PositionIndex& index, bool remoteness,
-    const std::vector<absl::string_view>& sections) {
+    const std::vector<absl::string_view>& sections, const PageChecks* checks) {
   const int even_layers = game.cells() / 2 + 1;
   if (static_cast<int>(sections.size()) !=
       CompressedSectionCount(game, remoteness)) {
@@ -77,7 +77,7 @@ absl::StatusOr<CompressedSections> CompressedSections::Open(
   }
   CompressedSections c;
   for (size_t s = 0; s < sections.size(); ++s) {
-    absl::StatusOr<RunReader> reader = RunReader::Open(sections[s]);
+    absl::StatusOr<RunReader> reader = RunReader::Open(sections[s], checks);
     if (!reader.ok()) {
       return absl::DataLossError(
           absl::StrCat("section ", s, ": ", reader.status().message()));

@@ -83,10 +83,12 @@ std::vector<std::string> CompressSections(const Game& game,
 class CompressedSections {
  public:
   // `sections` as CompressSections gives them (views into memory that
-  // outlives this object). kDataLoss when one is damaged or the wrong size.
+  // outlives this object, as do `checks`, the pages of the file holding
+  // them, if given). kDataLoss when one is damaged or the wrong size.
   static absl::StatusOr<CompressedSections> Open(
       const Game& game, const PositionIndex& index, bool remoteness,
-      const std::vector<absl::string_view>& sections);
+      const std::vector<absl::string_view>& sections,
+      const PageChecks* checks = nullptr);
 
   bool has_remoteness() const { return !remoteness_.empty(); }
   // Bytes of the value, move and remoteness sections (0 when not stored).

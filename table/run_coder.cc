@@ -225,7 +225,8 @@ std::string EncodeRuns(const std::vector<uint8_t>& symbols, int alphabet,
   return out;
 }
 
-absl::StatusOr<RunReader> RunReader::Open(absl::string_view bytes) {
+absl::StatusOr<RunReader> RunReader::Open(absl::string_view bytes,
+                                          const PageChecks* checks) {
   auto bad = [&](absl::string_view what) {
     return absl::DataLossError(absl::StrCat("run-coded section: ", what));
   };
@@ -249,7 +250,11 @@ absl::StatusOr<RunReader> RunReader::Open(absl::string_view bytes) {
       (bytes.size() - kHeaderBytes - pairs - 8) / 4 < used_blocks) {
     return bad(absl::StrCat("too short for ", entries, " entries"));
   }
+  if (checks != nullptr && !checks->Check(data, kHeaderBytes + pairs)) {
+    return bad("its header fails its page's checksum");
+  }
   RunReader r;
+  r.checks_ = checks;
   r.entries_ = entries;
   r.alphabet_ = static_cast<uint32_t>(alphabet);
   r.block_entries_ = static_cast<uint32_t>(block_entries);
@@ -291,27 +296,29 @@ absl::StatusOr<RunReader> RunReader::Open(absl::string_view bytes) {
   }
   r.offsets_ = data + kHeaderBytes + pairs;
   r.stream_ = r.offsets_ + 4 * used_blocks;
-  const uint64_t stream_bytes =
-      bytes.size() - (r.stream_ - data) - 8;  // without the padding
-  uint64_t last = 0;
-  for (uint64_t b = 0; b < used_blocks; ++b) {
-    const uint64_t offset = GetLittle(r.offsets_ + 4 * b, 4);
-    if (offset < last || offset > stream_bytes) {
-      return bad(absl::StrCat("block ", b, " starts at byte ", offset,
-                              ", expected ", last, " to ", stream_bytes));
-    }
-    last = offset;
-  }
-  r.stream_bytes_ = stream_bytes;
+  r.stream_bytes_ = bytes.size() - (r.stream_ - data) - 8;  // no padding
   return r;
 }
 
 int RunReader::Get(uint64_t i) const {
   assert(i < entries_);
   const uint64_t block = i / block_entries_;
+  const bool last_block = block + 1 == (entries_ - 1) / block_entries_ + 1;
+  if (checks_ != nullptr &&
+      !checks_->Check(offsets_ + 4 * block, last_block ? 4 : 8)) {
+    return -1;
+  }
   const uint64_t offset = GetLittle(offsets_ + 4 * block, 4);
-  // A corrupt stream must not lead the decoder past the padding.
-  const uint64_t limit_bits = 8 * (stream_bytes_ - offset);
+  const uint64_t end =
+      last_block ? stream_bytes_ : GetLittle(offsets_ + 4 * block + 4, 4);
+  // Corrupt offsets or a corrupt stream must not lead the decoder outside
+  // its block (and the 8 bytes a load reads past it).
+  if (offset > end || end > stream_bytes_ ||
+      (checks_ != nullptr &&
+       !checks_->Check(stream_ + offset, end - offset + 8))) {
+    return -1;
+  }
+  const uint64_t limit_bits = 8 * (end - offset);
   const uint8_t* p = stream_ + offset;
   uint64_t left = i - block * block_entries_;
   uint64_t at = 0;  // bits read from p

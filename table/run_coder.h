@@ -38,6 +38,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "table/page_checks.h"
 
 namespace mnk {
 
@@ -54,22 +55,28 @@ std::string EncodeRuns(const std::vector<uint8_t>& symbols, int alphabet,
 
 class RunReader {
  public:
-  // Checks the header, the code lengths (a complete prefix code), the
-  // offsets (increasing, inside the stream) and the size. kDataLoss naming
-  // what is wrong. `bytes` must outlive the reader.
-  static absl::StatusOr<RunReader> Open(absl::string_view bytes);
+  // Checks the header, the code lengths (a complete prefix code) and the
+  // size, not the block offsets: Open reads a few kilobytes whatever the
+  // section's size, and Get checks the offsets it reads. kDataLoss naming
+  // what is wrong. With `checks` (pages of the file holding `bytes`), every
+  // byte read is first checked against its page's checksum. `bytes` and
+  // `checks` must outlive the reader.
+  static absl::StatusOr<RunReader> Open(absl::string_view bytes,
+                                        const PageChecks* checks = nullptr);
 
   uint64_t size() const { return entries_; }
   // The symbol of entry i < size(): whatever the run covering it holds (for
-  // a don't-care, some symbol of the alphabet); -1 when the block's stream
-  // is corrupt (never a read outside the section).
+  // a don't-care, some symbol of the alphabet); -1 when the block's
+  // offsets or stream are corrupt or fail their page's checksum (never a
+  // read outside the section).
   int Get(uint64_t i) const;
 
  private:
   RunReader() = default;
   const uint8_t* stream_ = nullptr;
   const uint8_t* offsets_ = nullptr;  // 4 bytes a block
-  uint64_t stream_bytes_ = 0;         // without the padding
+  const PageChecks* checks_ = nullptr;
+  uint64_t stream_bytes_ = 0;  // without the padding
   uint64_t entries_ = 0;
   uint32_t alphabet_ = 0;
   uint32_t block_entries_ = 0;

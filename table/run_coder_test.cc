@@ -78,8 +78,12 @@ TEST(RunCoderTest, RefusesDamage) {
   const std::string good = EncodeRuns(symbols, 3, 256);
   EXPECT_EQ(RunReader::Open(good.substr(0, 10)).status().code(),
             absl::StatusCode::kDataLoss);
-  EXPECT_EQ(RunReader::Open(good.substr(0, good.size() / 2)).status().code(),
-            absl::StatusCode::kDataLoss);
+  // Cut in half, the offsets still fit, so it opens (Open reads no offsets,
+  // to stay quick on big sections), but blocks past the end read as -1.
+  const std::string half = good.substr(0, good.size() / 2);
+  absl::StatusOr<RunReader> cut = RunReader::Open(half);
+  ASSERT_TRUE(cut.ok()) << cut.status();
+  EXPECT_EQ(cut->Get(4999), -1);
   std::string bad = good;
   bad[0] = 65;  // alphabet 65
   EXPECT_EQ(RunReader::Open(bad).status().code(), absl::StatusCode::kDataLoss);
@@ -87,9 +91,10 @@ TEST(RunCoderTest, RefusesDamage) {
   for (int pair = 0; pair < 3 * kLengthCodes; ++pair) bad[16 + pair] = 1;
   EXPECT_EQ(RunReader::Open(bad).status().code(), absl::StatusCode::kDataLoss)
       << "51 codes of one bit";
-  // Every byte of the stream flipped in turn: each read stays in bounds.
-  const size_t stream = 16 + 3 * kLengthCodes + 4 * 20;
-  for (size_t at = stream; at + 8 < good.size(); ++at) {
+  // Every byte of the offsets and the stream flipped in turn: each read
+  // stays in bounds.
+  const size_t offsets = 16 + 3 * kLengthCodes;
+  for (size_t at = offsets; at + 8 < good.size(); ++at) {
     bad = good;
     bad[at] = static_cast<char>(~bad[at]);
     absl::StatusOr<RunReader> r = RunReader::Open(bad);
@@ -100,6 +105,37 @@ TEST(RunCoderTest, RefusesDamage) {
       EXPECT_LT(got, 3);
     }
   }
+}
+
+// With page checksums, a damaged page reads as -1 in every block that
+// touches it, and every other entry still decodes.
+TEST(RunCoderTest, ChecksPagesAsItReads) {
+  std::vector<uint8_t> symbols(200000);
+  for (size_t i = 0; i < symbols.size(); ++i) symbols[i] = (i * i / 7) % 5;
+  std::string file = EncodeRuns(symbols, 5, 256);
+  const uint64_t data_bytes = file.size();
+  ASSERT_GT(data_bytes, 4 * kPageBytes);
+  PageChecksumWriter w;
+  w.Add(file.data(), data_bytes);
+  file += w.Finish();
+  file[2 * kPageBytes + 100] ^= 0x20;
+  const uint8_t* data = reinterpret_cast<const uint8_t*>(file.data());
+  PageChecks checks(data, data_bytes);
+  absl::StatusOr<RunReader> r =
+      RunReader::Open(absl::string_view(file.data(), data_bytes), &checks);
+  ASSERT_TRUE(r.ok()) << r.status();
+  int damaged = 0;
+  for (uint64_t i = 0; i < symbols.size(); ++i) {
+    const int got = r->Get(i);
+    if (got == -1) {
+      ++damaged;
+    } else {
+      ASSERT_EQ(got, symbols[i]) << i;
+    }
+  }
+  EXPECT_GT(damaged, 0);
+  EXPECT_LT(damaged, 200000 / 4);  // a page of a stream of over 4
+  EXPECT_EQ(checks.damaged_page(), 2);
 }
 
 }  // namespace

@@ -25,6 +25,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "table/page_checks.h"
 
 namespace mnk {
 namespace {
@@ -48,7 +49,7 @@ uint64_t GetLe(const uint8_t* in, int bytes) {
   return value;
 }
 
-uint32_t Crc32(uint32_t crc, const void* data, size_t size) {
+uint32_t Crc32(uint32_t crc, const void* data, uint64_t size) {
   return crc32_z(crc, static_cast<const Bytef*>(data), size);
 }
 
@@ -85,12 +86,19 @@ void EmitTable(const GameSpec& spec, Layout layout, uint64_t entries,
   for (size_t i = 0; i < fields.size(); ++i) {
     PutLe(header + 40 + 8 * i, fields[i], 8);
   }
-  uint32_t crc = Crc32(0, header, sizeof(header));
-  emit(header, sizeof(header));
+  uint32_t crc = 0;
+  PageChecksumWriter pages;
+  auto put = [&](const void* data, uint64_t size, bool paged) {
+    crc = Crc32(crc, data, size);
+    if (paged) pages.Add(data, size);
+    emit(data, size);
+  };
+  put(header, sizeof(header), true);
   for (const Section& section : sections) {
-    crc = Crc32(crc, section.data, section.size);
-    emit(section.data, section.size);
+    put(section.data, section.size, true);
   }
+  const std::string page_checksums = pages.Finish();
+  put(page_checksums.data(), page_checksums.size(), false);
   uint8_t trailer[4];
   PutLe(trailer, crc, 4);
   emit(trailer, 4);
@@ -151,21 +159,32 @@ struct Header {
   Game game;
   Layout layout;
   uint64_t reachable;
+  uint64_t data_bytes;  // D: the bytes before the page checksums
   uint64_t file_bytes;  // what the whole file must measure
   bool remoteness;      // layout 3: stored
 };
 
+// The size of a file with D bytes before its page checksums.
+uint64_t FileBytes(uint64_t data_bytes) {
+  return data_bytes + PageChecksumBytes(data_bytes) + 4;
+}
+
 // Layout 3: the section directory (table.h) checked and the sections opened.
 absl::StatusOr<CompressedSections> OpenCompressed(
     const Game& game, const PositionIndex& index, const uint8_t* data,
-    uint64_t size, bool remoteness, absl::string_view source) {
+    uint64_t size, bool remoteness, const PageChecks& checks,
+    absl::string_view source) {
   const uint64_t count = CompressedSectionCount(game, remoteness);
+  if (!checks.Check(data + kTableHeaderSize, 16 * count)) {
+    return absl::DataLossError(absl::StrCat(
+        source, " is corrupt: its section directory fails its checksum"));
+  }
   std::vector<absl::string_view> sections;
   uint64_t expected = kTableHeaderSize + 16 * count;
   for (uint64_t s = 0; s < count; ++s) {
     const uint64_t offset = GetLe(data + kTableHeaderSize + 16 * s, 8);
     const uint64_t bytes = GetLe(data + kTableHeaderSize + 16 * s + 8, 8);
-    if (offset != expected || bytes > size - 4 - offset) {
+    if (offset != expected || bytes > size - offset) {
       return absl::DataLossError(absl::StrCat(
           source, " has a corrupt section directory: section ", s, " at ",
           offset, " with ", bytes, " bytes, expected it at ", expected,
@@ -174,13 +193,13 @@ absl::StatusOr<CompressedSections> OpenCompressed(
     sections.emplace_back(reinterpret_cast<const char*>(data + offset), bytes);
     expected += bytes;
   }
-  if (expected != size - 4) {
+  if (expected != size) {
     return absl::DataLossError(absl::StrCat(
         source, " has a corrupt section directory: the sections end at ",
-        expected, ", expected ", size - 4));
+        expected, ", expected ", size));
   }
   absl::StatusOr<CompressedSections> c =
-      CompressedSections::Open(game, index, remoteness, sections);
+      CompressedSections::Open(game, index, remoteness, sections, &checks);
   if (!c.ok()) {
     return absl::DataLossError(
         absl::StrCat(source, " is corrupt: ", c.status().message()));
@@ -252,15 +271,14 @@ absl::StatusOr<Header> ParseHeader(const uint8_t* data,
   const bool full = layout == Layout::kFull;
   const bool remoteness = (data[15] & kFlagRemoteness) != 0;
   const uint64_t section_count = CompressedSectionCount(*game, remoteness);
-  const uint64_t file_bytes = GetLe(data + 56, 8);
+  const uint64_t sections_end = GetLe(data + 56, 8);
   const uint64_t sections[3] = {
       kTableHeaderSize,
       compressed ? section_count
       : full     ? kTableHeaderSize + RecordView::ValueBytes(index.size())
                  : 0,
-      compressed
-          ? std::max(file_bytes, kTableHeaderSize + 16 * section_count + 4)
-          : 0};
+      compressed ? std::max(sections_end, kTableHeaderSize + 16 * section_count)
+                 : 0};
   if (entries != index.size()) {
     return absl::DataLossError(
         absl::StrCat(source, " has a corrupt header: ", entries,
@@ -280,10 +298,11 @@ absl::StatusOr<Header> ParseHeader(const uint8_t* data,
           sections[i]));
     }
   }
-  return Header{*game, layout, reachable,
-                compressed ? file_bytes
-                : full     ? TableFileSize(entries)
-                           : CompactTableFileSize(index),
+  const uint64_t data_bytes =
+      compressed ? sections_end
+      : full ? kTableHeaderSize + RecordView::ValueBytes(entries) + 2 * entries
+             : kTableHeaderSize + CompactLayout(index).bytes();
+  return Header{*game,     layout, reachable, data_bytes, FileBytes(data_bytes),
                 remoteness};
 }
 
@@ -293,21 +312,6 @@ absl::Status SizeError(uint64_t size, const Header& header,
       source, " is ", size < header.file_bytes ? "truncated" : "too long", ": ",
       size, " bytes, expected ", header.file_bytes, " for game ",
       header.game.spec().Name()));
-}
-
-// The size the header calls for, and the checksum of every byte.
-absl::Status CheckSizeAndChecksum(const uint8_t* data, uint64_t size,
-                                  const Header& header,
-                                  absl::string_view source) {
-  if (size != header.file_bytes) return SizeError(size, header, source);
-  const uint32_t stored = GetLe(data + size - 4, 4);
-  const uint32_t computed = Crc32(0, data, size - 4);
-  if (stored != computed) {
-    return absl::DataLossError(absl::StrFormat(
-        "%s is corrupt: checksum 0x%08x stored, 0x%08x computed", source,
-        stored, computed));
-  }
-  return absl::OkStatus();
 }
 
 // The temporary file being written, for RemovePendingTempFile() (which may
@@ -394,16 +398,44 @@ absl::Status CheckTableTarget(const std::string& path) {
   return absl::OkStatus();
 }
 
+namespace {
+char g_sigbus_message[256];
+size_t g_sigbus_message_size = 0;
+int g_sigbus_exit_code = 1;
+
+void OnSigbus(int) {
+  // Async-signal-safe: one write and _exit.
+  ssize_t ignored = write(2, g_sigbus_message, g_sigbus_message_size);
+  (void)ignored;
+  _exit(g_sigbus_exit_code);
+}
+}  // namespace
+
+void ExitOnTruncatedTable(const char* program, int exit_code) {
+  const int n = std::snprintf(
+      g_sigbus_message, sizeof(g_sigbus_message),
+      "%s: a table file was cut short while in use (read past its end)\n",
+      program);
+  g_sigbus_message_size =
+      std::min<size_t>(n < 0 ? 0 : n, sizeof(g_sigbus_message) - 1);
+  g_sigbus_exit_code = exit_code;
+  struct sigaction action = {};
+  action.sa_handler = OnSigbus;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGBUS, &action, nullptr);
+}
+
 void RemovePendingTempFile() {
   if (g_pending) unlink(g_pending_temp);
 }
 
 uint64_t TableFileSize(uint64_t entries) {
-  return kTableHeaderSize + RecordView::ValueBytes(entries) + 2 * entries + 4;
+  return FileBytes(kTableHeaderSize + RecordView::ValueBytes(entries) +
+                   2 * entries);
 }
 
 uint64_t CompactTableFileSize(const PositionIndex& index) {
-  return kTableHeaderSize + CompactLayout(index).bytes() + 4;
+  return FileBytes(kTableHeaderSize + CompactLayout(index).bytes());
 }
 
 namespace {
@@ -550,7 +582,7 @@ std::string SerializeCompressedTable(const GameSpec& spec,
               bytes.append(static_cast<const char*>(data), size);
             },
             remoteness ? kFlagRemoteness : 0,
-            {kTableHeaderSize, sections.size(), offset + 4});
+            {kTableHeaderSize, sections.size(), offset});
   return bytes;
 }
 
@@ -584,7 +616,7 @@ absl::StatusOr<Table> Table::Load(const std::string& path,
                      ", not a regular file: expected a table file"));
   }
   // The header first: a file that is no table, or not the size its header
-  // calls for, is refused before anything big is read or allocated.
+  // calls for, is refused before anything is mapped.
   uint8_t header[kTableHeaderSize + 4];
   absl::StatusOr<uint64_t> got = ReadFully(fd, header, sizeof(header), name);
   if (!got.ok()) return got.status();
@@ -595,59 +627,62 @@ absl::StatusOr<Table> Table::Load(const std::string& path,
   if (!parsed.ok()) return parsed.status();
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   if (size != parsed->file_bytes) return SizeError(size, *parsed, name);
-  absl::StatusOr<Buffer> buffer = Buffer::Allocate(size, name);
-  if (!buffer.ok()) return buffer.status();
-  std::memcpy(buffer->data(), header, sizeof(header));
-  absl::StatusOr<uint64_t> rest = ReadFully(fd, buffer->data() + sizeof(header),
-                                            size - sizeof(header), name);
-  if (!rest.ok()) return rest.status();
-  buffer->Shrink(sizeof(header) + *rest);  // a file cut meanwhile
-  return FromBuffer(*std::move(buffer), expected, name);
-}
-
-absl::StatusOr<Table::Buffer> Table::Buffer::Allocate(uint64_t size,
-                                                      absl::string_view name) {
-  constexpr uint64_t kHugePage = uint64_t{2} << 20;
-  const uint64_t rounded =
-      (std::max<uint64_t>(size, 1) + kHugePage - 1) / kHugePage * kHugePage;
-  uint8_t* data = static_cast<uint8_t*>(std::aligned_alloc(kHugePage, rounded));
-  if (data == nullptr) {
-    return absl::ResourceExhaustedError(
-        absl::StrFormat("not enough memory to load %s: %.2f GiB needed", name,
-                        size / 1073741824.0));
+  // Mapped, not read: a probe reads the pages it needs (and checks them).
+  void* map = mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  if (map == MAP_FAILED) {
+    return errno == ENOMEM
+               ? absl::ResourceExhaustedError(absl::StrFormat(
+                     "not enough memory to map %s: %.2f GiB of address "
+                     "space needed",
+                     name, size / 1073741824.0))
+               : ErrnoStatus(errno, absl::StrCat("cannot map ", name));
   }
-  madvise(data, rounded, MADV_HUGEPAGE);  // advice only
-  return Buffer(data, size);
+  std::shared_ptr<const uint8_t> bytes(
+      static_cast<const uint8_t*>(map),
+      [size](const uint8_t* p) { munmap(const_cast<uint8_t*>(p), size); });
+  return FromMemory(std::move(bytes), size, expected, name);
 }
 
 absl::StatusOr<Table> Table::FromBytes(std::string bytes,
                                        std::optional<GameSpec> expected,
                                        absl::string_view source) {
-  absl::StatusOr<Buffer> buffer = Buffer::Allocate(bytes.size(), source);
-  if (!buffer.ok()) return buffer.status();
-  std::memcpy(buffer->data(), bytes.data(), bytes.size());
-  return FromBuffer(*std::move(buffer), expected, source);
+  std::shared_ptr<uint8_t> copy(
+      static_cast<uint8_t*>(std::malloc(std::max<size_t>(bytes.size(), 1))),
+      [](uint8_t* p) { std::free(p); });
+  if (copy == nullptr) {
+    return absl::ResourceExhaustedError(
+        absl::StrFormat("not enough memory to load %s: %.2f GiB needed", source,
+                        bytes.size() / 1073741824.0));
+  }
+  std::memcpy(copy.get(), bytes.data(), bytes.size());
+  return FromMemory(std::move(copy), bytes.size(), expected, source);
 }
 
-absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
+absl::StatusOr<Table> Table::FromMemory(std::shared_ptr<const uint8_t> bytes,
+                                        uint64_t size,
                                         std::optional<GameSpec> expected,
                                         absl::string_view source) {
-  const uint8_t* data = buffer.data();
-  const uint64_t size = buffer.size();
+  const uint8_t* data = bytes.get();
   if (absl::Status s = CheckMagicAndVersion(data, size, source); !s.ok()) {
     return s;
   }
   absl::StatusOr<Header> header = ParseHeader(data, source);
   if (!header.ok()) return header.status();
-  if (absl::Status s = CheckSizeAndChecksum(data, size, *header, source);
-      !s.ok()) {
-    return s;
+  if (size != header->file_bytes) return SizeError(size, *header, source);
+  Table table(header->game, std::move(bytes), size, header->reachable,
+              header->layout, source);
+  table.checks_ = std::make_shared<PageChecks>(data, header->data_bytes);
+  // A small table is checked whole now; a big one page by page as probes
+  // read it, the header's page first.
+  if (size <= kCheckWholeBelow) {
+    if (absl::Status s = table.CheckAll(); !s.ok()) return s;
+  } else if (!table.checks_->Check(data, kTableHeaderSize)) {
+    return table.DamagedError();
   }
-  Table table(header->game, std::move(buffer), header->reachable,
-              header->layout);
   if (header->layout == Layout::kCompressed) {
-    absl::StatusOr<CompressedSections> c = OpenCompressed(
-        table.game_, table.index_, data, size, header->remoteness, source);
+    absl::StatusOr<CompressedSections> c =
+        OpenCompressed(table.game_, table.index_, data, header->data_bytes,
+                       header->remoteness, *table.checks_, source);
     if (!c.ok()) return c.status();
     table.compressed_ = *std::move(c);
   }
@@ -657,6 +692,28 @@ absl::StatusOr<Table> Table::FromBuffer(Buffer buffer,
     }
   }
   return table;
+}
+
+absl::Status Table::CheckAll() const {
+  const uint8_t* data = this->data();
+  const uint32_t stored = GetLe(data + size_ - 4, 4);
+  const uint32_t computed = Crc32(0, data, size_ - 4);
+  if (stored != computed) {
+    return absl::DataLossError(absl::StrFormat(
+        "%s is corrupt: checksum 0x%08x stored, 0x%08x computed", source_,
+        stored, computed));
+  }
+  if (!checks_->CheckAll()) return DamagedError();
+  return absl::OkStatus();
+}
+
+absl::Status Table::DamagedError() const {
+  const int64_t page = checks_->damaged_page();
+  return absl::DataLossError(absl::StrFormat(
+      "%s is corrupt: page %d (bytes %d to %d) fails its checksum; verify "
+      "checks the whole file",
+      source_, page, page * kPageBytes,
+      std::min<uint64_t>((page + 1) * kPageBytes, size_) - 1));
 }
 
 absl::Status Table::ExpectGame(const GameSpec& expected,
@@ -843,7 +900,10 @@ absl::StatusOr<Record> Table::ProbeCompressed(const Position& p) const {
 
 Value Table::ValueOf(const Position& p) const {
   if (const std::optional<Value> end = game_.Primitive(p)) return *end;
-  if (layout_ == Layout::kFull) return view().GetValue(index_.Index(p));
+  if (layout_ == Layout::kFull) {
+    const uint64_t i = index_.Index(p);
+    return FullReadable(i) ? view().GetValue(i) : Value::kUnreachable;
+  }
   if (layout_ == Layout::kCompressed) {
     if (p.stones() % 2 == 0) {
       absl::StatusOr<Record> r = StoredRecord(p, StoredParts::kValue);
@@ -862,6 +922,17 @@ Value Table::ValueOf(const Position& p) const {
 }
 
 absl::StatusOr<Record> Table::Probe(const Position& p) const {
+  absl::StatusOr<Record> r = ProbeUnchecked(p);
+  if (!r.ok()) return ProbeError(r.status());
+  return r;
+}
+
+bool Table::FullReadable(uint64_t i) const {
+  const RecordView v = view();
+  return Readable(v.values + (i >> 2), 1) && Readable(v.details + 2 * i, 2);
+}
+
+absl::StatusOr<Record> Table::ProbeUnchecked(const Position& p) const {
   if (layout_ == Layout::kCompressed) return ProbeCompressed(p);
   if (layout_ == Layout::kCompact) {
     Record r{ValueOf(p), kUnknownRemoteness, kNoMove};
@@ -880,7 +951,9 @@ absl::StatusOr<Record> Table::Probe(const Position& p) const {
     }
     return r;
   }
-  const Record r = Lookup(p);
+  const uint64_t i = index_.Index(p);
+  if (!FullReadable(i)) return DamagedError();
+  const Record r = view().Get(i);
   if (r.value == Value::kUnreachable) {
     return absl::NotFoundError(
         absl::StrCat("the table marks ", game_.Format(p), " as unreachable"));

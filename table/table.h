@@ -5,16 +5,22 @@
 //   absl::StatusOr<mnk::Table> t = mnk::Table::Load("3x3k3.mnk", spec);
 //   absl::StatusOr<mnk::Record> r = t->Probe(position);  // O(1)
 //
-// File format, version 2 (version 1 had layouts 1 and 2 only; its files
-// are refused with a message naming both versions). All integers
-// little-endian; every byte is
-// determined by the game, so the same game always gives the same file.
+// File format, version 3 (version 1 had layouts 1 and 2 only, version 2
+// had no page checksums; their files are refused with a message naming
+// both versions). All integers little-endian; every byte is determined by
+// the game, so the same game always gives the same file.
+//
+// Every layout ends the same way: its D bytes (header and sections), then
+//   D       4P    CRC-32 of each 4096-byte page of the D bytes, P =
+//                 ceil(D / 4096) (table/page_checks.h): a reader checks
+//                 the pages it reads, not the whole file
+//   D+4P    4     CRC-32 (zlib's crc32) of every byte before it
 //
 // Layout 1 (full records: value, remoteness, best move for every index):
 //
 //   offset  size  field
 //   0       8     magic "MNKTABLE"
-//   8       4     format version: 2
+//   8       4     format version: 3
 //   12      1     width m
 //   13      1     height n
 //   14      1     k
@@ -33,17 +39,18 @@
 //   64      V     values, V = ceil(E / 4): 2 bits an index
 //   64+V    2E    details, two bytes an index (value, remoteness, best move)
 //                 (both sections are drawn bit by bit in table/record.h)
-//   64+V+2E 4     CRC-32 (zlib's crc32) of every byte before it
+//   D = 64+V+2E   page checksums and checksum, as above
 //
-// Size: 68 + V + 2E bytes, 2.25 bytes an index. Tic-tac-toe: E = 6046,
-// 5478 reachable, 13,672 bytes in all, 2.50 bytes a reachable position.
+// Size: D + 4P + 4 bytes, about 2.25 bytes an index. Tic-tac-toe: E =
+// 6046, 5478 reachable, 13,688 bytes in all, 2.50 bytes a reachable
+// position.
 //
 // Layout 2 (compact, for boards whose full records do not fit): the same
 // header with byte 17 = 2, offsets 48 and 56 = 0, then
 //   64      C     the values of the even layers in base 3, five a byte
 //                 (CompactLayout in table/record.h), C = ceil(E_even / 5)
-//   64+C    4     CRC-32 of every byte before it
-// Size: 68 + C bytes, 1.6 bits an even-layer index. Probes derive odd
+//   D = 64+C      page checksums and checksum, as above
+// Size: D + 4P + 4 bytes, 1.6 bits an even-layer index. Probes derive odd
 // layers' values from their children and best moves from the values
 // (best value, then lowest cell); remoteness is not available.
 //
@@ -51,11 +58,11 @@
 // 17 = 3, flags bit 2 when remoteness is stored, and
 //   40      8     64: offset of the section directory
 //   48      8     S: number of sections (2 or 3 for each even layer)
-//   56      8     F: size of the file in bytes
+//   56      8     D: where the sections end
 //   64      16*S  directory: offset (8) and size (8) of each section, in
 //                 order, one after the other from 64 + 16*S
 //   ...           the sections (run-coded, table/run_coder.h)
-//   F-4     4     CRC-32 of every byte before it
+//   D             page checksums and checksum, as above
 // Only positions with X to move that are reachable, not over and canonical
 // are stored; probes canonicalize, and derive odd layers from children.
 #ifndef MNK_TABLE_TABLE_H_
@@ -75,11 +82,12 @@
 #include "solver/game/game.h"
 #include "solver/index/index.h"
 #include "table/compressed.h"
+#include "table/page_checks.h"
 #include "table/record.h"
 
 namespace mnk {
 
-inline constexpr uint32_t kTableVersion = 2;
+inline constexpr uint32_t kTableVersion = 3;
 inline constexpr size_t kTableHeaderSize = 64;
 
 enum class Layout : uint8_t { kFull = 1, kCompact = 2, kCompressed = 3 };
@@ -126,23 +134,32 @@ std::string SerializeCompressedTable(const Game& game,
 absl::Status WriteSerializedTable(const std::string& path,
                                   const std::string& bytes);
 
+// For main(): a table file cut short by another program while mapped
+// raises SIGBUS when a probe reads past its new end. This handler says so
+// on standard error ("PROGRAM: a table file was cut short while in use")
+// and ends the program with `exit_code`.
+void ExitOnTruncatedTable(const char* program, int exit_code);
+
 // Removes the temporary file of a write in progress, if any: for a SIGINT
 // or SIGTERM handler (async-signal-safe), before the program exits.
 void RemovePendingTempFile();
 
 class Table {
  public:
-  // Reads and checks a table file: magic, version and header first (from
+  // Opens and checks a table file: magic, version and header first (from
   // the first 68 bytes), then the file's size against the header, before
-  // anything big is read; then the checksum and, when `expected` is given,
-  // the game. Errors:
+  // anything is mapped; then the checksums (see below) and, when `expected`
+  // is given, the game. Errors:
   //   kNotFound          no such file
   //   kPermissionDenied  the file cannot be read
   //   kFailedPrecondition a directory, a FIFO, a device or another special
   //                      file; another format version; another game
   //   kDataLoss          not a table file, truncated, wrong size, bad header
   //                      (naming the field), checksum mismatch
-  //   kResourceExhausted not enough memory to hold the table
+  //   kResourceExhausted not enough address space to map the table
+  // The file is mapped, not read: a table of up to 1 MiB is checked whole
+  // (every checksum), a bigger one only in its header, directory and each
+  // page a probe reads, the first time it reads it (CheckAll checks all).
   static absl::StatusOr<Table> Load(const std::string& path,
                                     std::optional<GameSpec> expected = {});
   // The same checks on bytes already in memory (`source` names them in
@@ -159,7 +176,7 @@ class Table {
   const Game& game() const { return game_; }
   const PositionIndex& index() const { return index_; }
   uint64_t reachable() const { return reachable_; }
-  uint64_t file_bytes() const { return buffer_.size(); }
+  uint64_t file_bytes() const { return size_; }
   Layout layout() const { return layout_; }
   // The sections of a compressed table; nullptr for other layouts.
   const CompressedSections* compressed() const {
@@ -176,14 +193,21 @@ class Table {
   // The records of a full table.
   RecordView view() const;
   // The stored value of index `i` (a position with `stones` stones, an even
-  // number) of a compact table.
+  // number) of a compact table; kUnreachable when its page is damaged.
   Value CompactValue(uint64_t i, int stones) const {
-    return CompactLayout::Get(data() + kTableHeaderSize,
-                              compact_.Entry(i, stones));
+    const uint64_t j = compact_.Entry(i, stones);
+    const uint8_t* bytes = data() + kTableHeaderSize;
+    return Readable(bytes + j / 5, 1) ? CompactLayout::Get(bytes, j)
+                                      : Value::kUnreachable;
   }
 
+  // Checks every byte: the whole file's checksum and every page's. Load
+  // does this for small tables; bigger ones are checked page by page as
+  // probes read them (and view() reads nothing unchecked only after this).
+  absl::Status CheckAll() const;
+
   // The stored record of a valid position of a full table, unchecked: one
-  // index computation and one two-byte load.
+  // index computation and one two-byte load (after CheckAll()).
   Record Lookup(const Position& p) const { return view().Get(index_.Index(p)); }
 
   // The record of a valid position of this game. kNotFound when the table
@@ -197,41 +221,42 @@ class Table {
   absl::StatusOr<Record> Probe(const Position& p) const;
 
   // The value of a valid position, by the rules when it is over, else from
-  // the table (a compact one derives odd layers from the children).
+  // the table (a compact one derives odd layers from the children);
+  // kUnreachable when the table lacks it or its page is damaged.
   Value ValueOf(const Position& p) const;
 
  private:
-  // A file's bytes, in memory advised to use huge pages: probes into a
-  // big table then miss the TLB less.
-  class Buffer {
-   public:
-    // kResourceExhausted (naming `name`) when memory cannot be had.
-    static absl::StatusOr<Buffer> Allocate(uint64_t size,
-                                           absl::string_view name);
-    uint8_t* data() const { return data_.get(); }
-    uint64_t size() const { return size_; }
-    void Shrink(uint64_t size) { size_ = std::min(size_, size); }
+  // Tables up to this size are checked whole when opened.
+  static constexpr uint64_t kCheckWholeBelow = uint64_t{1} << 20;
 
-   private:
-    Buffer(uint8_t* data, uint64_t size) : data_(data), size_(size) {}
-    struct Free {
-      void operator()(uint8_t* p) const { std::free(p); }
-    };
-    std::unique_ptr<uint8_t, Free> data_;
-    uint64_t size_;
-  };
-
-  static absl::StatusOr<Table> FromBuffer(Buffer buffer,
+  static absl::StatusOr<Table> FromMemory(std::shared_ptr<const uint8_t> bytes,
+                                          uint64_t size,
                                           std::optional<GameSpec> expected,
                                           absl::string_view source);
-  Table(Game game, Buffer buffer, uint64_t reachable, Layout layout)
+  Table(Game game, std::shared_ptr<const uint8_t> bytes, uint64_t size,
+        uint64_t reachable, Layout layout, absl::string_view source)
       : game_(game),
         index_(game_),
         compact_(index_),
-        buffer_(std::move(buffer)),
+        bytes_(std::move(bytes)),
+        size_(size),
         reachable_(reachable),
-        layout_(layout) {}
-  const uint8_t* data() const { return buffer_.data(); }
+        layout_(layout),
+        source_(source) {}
+  const uint8_t* data() const { return bytes_.get(); }
+  // Whether the `size` bytes at `p` match their pages' checksums.
+  bool Readable(const uint8_t* p, uint64_t size) const {
+    return checks_->Check(p, size);
+  }
+  // Whether the pages of record i of a full table are sound.
+  bool FullReadable(uint64_t i) const;
+  // kDataLoss naming the page found damaged.
+  absl::Status DamagedError() const;
+  // A probe's error, or the damaged page that caused it.
+  absl::Status ProbeError(absl::Status error) const {
+    return checks_->damaged_page() >= 0 ? DamagedError() : error;
+  }
+  absl::StatusOr<Record> ProbeUnchecked(const Position& p) const;
   // Compressed layout: the stored record of a position with an even
   // number of stones that is not over, found by its canonical image; the
   // move is mapped back to `p`. kDataLoss for damaged or impossible data.
@@ -248,9 +273,12 @@ class Table {
   Game game_;
   PositionIndex index_;
   CompactLayout compact_;
-  Buffer buffer_;
+  std::shared_ptr<const uint8_t> bytes_;  // mapped, or in memory
+  uint64_t size_;
+  std::shared_ptr<const PageChecks> checks_;
   uint64_t reachable_;
   Layout layout_;
+  std::string source_;                            // names the table in messages
   std::optional<CompressedSections> compressed_;  // layout 3 only
 };
 

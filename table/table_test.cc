@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace mnk {
@@ -49,10 +50,12 @@ class TableTest : public ::testing::Test {
 };
 
 TEST_F(TableTest, LayoutIsAsDocumented) {
-  ASSERT_EQ(bytes_.size(), 13672u);
-  EXPECT_EQ(TableFileSize(6046), 13672u);
+  // D = 64 + 1512 + 2 * 6046 = 13668 bytes in 4 pages, 4 page checksums,
+  // the whole file's checksum.
+  ASSERT_EQ(bytes_.size(), 13668u + 16 + 4);
+  EXPECT_EQ(TableFileSize(6046), 13688u);
   EXPECT_EQ(bytes_.substr(0, 8), "MNKTABLE");
-  EXPECT_EQ(bytes_[8], 2);  // version, little-endian
+  EXPECT_EQ(bytes_[8], 3);  // version, little-endian
   EXPECT_EQ(bytes_[12], 3);
   EXPECT_EQ(bytes_[13], 3);
   EXPECT_EQ(bytes_[14], 3);
@@ -113,17 +116,21 @@ TEST_F(TableTest, EachKindOfDamageHasItsOwnError) {
   ExpectError(Table::FromBytes(bytes_.substr(0, 40)),
               absl::StatusCode::kDataLoss, "shorter than the 68-byte header");
   ExpectError(Table::FromBytes(bytes_.substr(0, bytes_.size() - 1)),
-              absl::StatusCode::kDataLoss, "truncated: 13671 bytes");
+              absl::StatusCode::kDataLoss, "truncated: 13687 bytes");
   ExpectError(Table::FromBytes(bytes_ + "x"), absl::StatusCode::kDataLoss,
               "too long");
   std::string version = bytes_;
   version[8] = 1;  // an older table
   ExpectError(Table::FromBytes(version), absl::StatusCode::kFailedPrecondition,
-              "format version 1; this program reads version 2: solve the "
+              "format version 1; this program reads version 3: solve the "
               "game again");
-  version[8] = 3;  // a newer one
+  version[8] = 2;  // the last one without page checksums
   ExpectError(Table::FromBytes(version), absl::StatusCode::kFailedPrecondition,
-              "format version 3; this program reads version 2");
+              "format version 2; this program reads version 3: solve the "
+              "game again");
+  version[8] = 4;  // a newer one
+  ExpectError(Table::FromBytes(version), absl::StatusCode::kFailedPrecondition,
+              "format version 4; this program reads version 3");
   std::string flipped = bytes_;
   flipped[5000] ^= 0x10;
   ExpectError(Table::FromBytes(flipped), absl::StatusCode::kDataLoss,
@@ -146,6 +153,47 @@ TEST_F(TableTest, EveryTruncationAndEveryFlippedByteIsRefused) {
     damaged[i] ^= 0x01;
     ASSERT_FALSE(Table::FromBytes(damaged).ok()) << i;
   }
+}
+
+// A table over 1 MiB is mapped and checked page by page as probes read it:
+// a damaged page is refused when read, the others still answer, and
+// CheckAll finds it.
+TEST(BigTableTest, DamagedPagesAreFoundWhenRead) {
+  const Game game = *Game::Create({5, 3, 3});
+  const PositionIndex index(game);
+  RecordArrays records(index.size());
+  const Position damaged = *game.Parse("X..../...../.....");
+  const Position sound = *game.Parse("XXOO./OOXX./.....");
+  for (const Position& p : {damaged, sound}) {
+    records.Set(index.Index(p), {Value::kWin, 3, 10});
+  }
+  std::string bytes = SerializeTable(game.spec(), records.view(), 2);
+  ASSERT_GT(bytes.size(), uint64_t{4} << 20);
+  const uint64_t values = RecordView::ValueBytes(index.size());
+  const uint64_t at = 64 + values + 2 * index.Index(damaged) + 1;  // move
+  ASSERT_NE(at / kPageBytes,
+            (64 + values + 2 * index.Index(sound)) / kPageBytes);
+  bytes[at] = 11;  // another legal move: only the checksum tells
+  const std::string path = TempPath("big.mnk");
+  WriteFile(path, bytes);
+  absl::StatusOr<Table> table = Table::Load(path);
+  ASSERT_TRUE(table.ok()) << table.status();
+  absl::StatusOr<Record> good = table->Probe(sound);
+  ASSERT_TRUE(good.ok()) << good.status();
+  EXPECT_EQ(*good, (Record{Value::kWin, 3, 10}));
+  const std::string message =
+      absl::StrCat(path, " is corrupt: page ", at / kPageBytes, " (bytes ",
+                   at / kPageBytes * kPageBytes, " to ",
+                   (at / kPageBytes + 1) * kPageBytes - 1,
+                   ") fails its checksum; verify checks the whole file");
+  absl::StatusOr<Record> bad = table->Probe(damaged);
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(bad.status().message(), message);
+  EXPECT_EQ(table->ValueOf(damaged), Value::kUnreachable);
+  EXPECT_EQ(table->CheckAll().code(), absl::StatusCode::kDataLoss);
+  // The file's own checksum is checked first by CheckAll.
+  EXPECT_NE(table->CheckAll().message().find("checksum 0x"), std::string::npos)
+      << table->CheckAll();
 }
 
 TEST_F(TableTest, FileSystemErrors) {

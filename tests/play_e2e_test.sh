@@ -127,7 +127,7 @@ expect_contains "empty table" "is empty" "$(cat "$TMP/err")"
 head -c 5000 "$TABLE" > "$TMP/short.mnk"
 "$PLAY" --table="$TMP/short.mnk" 2> "$TMP/err" < /dev/null
 expect_eq "truncated exit" 3 $?
-expect_contains "truncated" "is truncated: 5000 bytes, expected 13672" "$(cat "$TMP/err")"
+expect_contains "truncated" "is truncated: 5000 bytes, expected 13688" "$(cat "$TMP/err")"
 cp "$TABLE" "$TMP/flipped.mnk" && chmod u+w "$TMP/flipped.mnk"
 printf '\x07' | dd of="$TMP/flipped.mnk" bs=1 seek=9000 conv=notrunc 2> /dev/null
 "$PLAY" --table="$TMP/flipped.mnk" --position=......... 2> "$TMP/err"
@@ -137,7 +137,7 @@ cp "$TABLE" "$TMP/version.mnk" && chmod u+w "$TMP/version.mnk"
 printf '\x01' | dd of="$TMP/version.mnk" bs=1 seek=8 conv=notrunc 2> /dev/null
 "$PLAY" --table="$TMP/version.mnk" 2> "$TMP/err" < /dev/null
 expect_eq "version exit" 3 $?
-expect_contains "version" "has format version 1; this program reads version 2: solve the game again" "$(cat "$TMP/err")"
+expect_contains "version" "has format version 1; this program reads version 3: solve the game again" "$(cat "$TMP/err")"
 printf 'GIF89a, not a table at all' > "$TMP/other.mnk"
 "$PLAY" --table="$TMP/other.mnk" 2> "$TMP/err" < /dev/null
 expect_eq "not a table exit" 3 $?
@@ -184,5 +184,21 @@ expect_eq "interactive batch answers, one at a time" 3 "$answers"
 exec {batch_in}>&-
 wait "$batch_pid"
 expect_eq "interactive batch exit" 0 $?
+
+# --- A table cut short while mapped: SIGBUS is caught, said, exit 3.
+cp "$TABLE" "$TMP/cut.mnk" && chmod u+w "$TMP/cut.mnk"
+coproc CUT { "$PLAY" --table="$TMP/cut.mnk" --batch 2> "$TMP/cut_err"; }
+cut_pid=$CUT_PID
+cut_in=${CUT[1]}
+cut_out=${CUT[0]}
+echo "X........" >&"$cut_in"
+IFS= read -r -t 10 line <&"$cut_out"
+expect_contains "cut: first answer" "position=X../.../..." "$line"
+: > "$TMP/cut.mnk"  # cut to nothing, in place
+echo ".X......." >&"$cut_in"
+exec {cut_in}>&-
+wait "$cut_pid"
+expect_eq "cut exit" 3 $?
+expect_contains "cut message" "play: a table file was cut short while in use" "$(cat "$TMP/cut_err")"
 
 finish "play end-to-end"
