@@ -105,6 +105,15 @@ class CompressedSections {
   int remoteness(int stones, uint64_t entry) const {
     return remoteness_[stones / 2].Get(entry);
   }
+  // The readers of even layer `stones`' sections (remoteness only when
+  // stored), to decode them whole.
+  const RunReader& value_reader(int stones) const {
+    return values_[stones / 2];
+  }
+  const RunReader& move_reader(int stones) const { return moves_[stones / 2]; }
+  const RunReader& remoteness_reader(int stones) const {
+    return remoteness_[stones / 2];
+  }
 
  private:
   std::vector<RunReader> values_, moves_, remoteness_;

@@ -300,13 +300,12 @@ absl::StatusOr<RunReader> RunReader::Open(absl::string_view bytes,
   return r;
 }
 
-int RunReader::Get(uint64_t i) const {
-  assert(i < entries_);
-  const uint64_t block = i / block_entries_;
+template <typename OnRun>
+bool RunReader::ForEachRun(uint64_t block, OnRun on_run) const {
   const bool last_block = block + 1 == (entries_ - 1) / block_entries_ + 1;
   if (checks_ != nullptr &&
       !checks_->Check(offsets_ + 4 * block, last_block ? 4 : 8)) {
-    return -1;
+    return false;
   }
   const uint64_t offset = GetLittle(offsets_ + 4 * block, 4);
   const uint64_t end =
@@ -316,11 +315,10 @@ int RunReader::Get(uint64_t i) const {
   if (offset > end || end > stream_bytes_ ||
       (checks_ != nullptr &&
        !checks_->Check(stream_ + offset, end - offset + 8))) {
-    return -1;
+    return false;
   }
   const uint64_t limit_bits = 8 * (end - offset);
   const uint8_t* p = stream_ + offset;
-  uint64_t left = i - block * block_entries_;
   uint64_t at = 0;  // bits read from p
   uint32_t symbol = 0;
   while (at <= limit_bits) {
@@ -332,7 +330,7 @@ int RunReader::Get(uint64_t i) const {
       bits = fast & 31;
     } else {
       for (bits = kFastBits + 1;; ++bits) {
-        if (bits > kMaxCodeBits) return -1;  // no such code: corrupt
+        if (bits > kMaxCodeBits) return false;  // no such code: corrupt
         const uint64_t code = word >> (64 - bits);
         if (code - first_[bits] < count_[bits]) {
           pair = pairs_[index_[bits] + (code - first_[bits])];
@@ -351,11 +349,44 @@ int RunReader::Get(uint64_t i) const {
     }
     symbol += pair / kLengthCodes;
     if (symbol >= alphabet_) symbol -= alphabet_;
-    if (left < length) return static_cast<int>(symbol);
-    left -= length;
+    if (!on_run(symbol, length)) return true;
     at += bits + extra;
   }
-  return -1;  // past the stream: corrupt
+  return false;  // past the block: corrupt
+}
+
+int RunReader::Get(uint64_t i) const {
+  assert(i < entries_);
+  const uint64_t block = i / block_entries_;
+  uint64_t left = i - block * block_entries_;
+  int found = -1;
+  ForEachRun(block, [&](uint32_t symbol, uint64_t length) {
+    if (left < length) {
+      found = static_cast<int>(symbol);
+      return false;
+    }
+    left -= length;
+    return true;
+  });
+  return found;
+}
+
+bool RunReader::Decode(uint64_t begin, uint64_t end, uint8_t* out) const {
+  assert(begin <= end && end <= entries_);
+  for (uint64_t block = begin / block_entries_; block * block_entries_ < end;
+       ++block) {
+    uint64_t at = block * block_entries_;  // the entry the next run starts
+    const uint64_t block_end = std::min(at + block_entries_, end);
+    const bool ok = ForEachRun(block, [&](uint32_t symbol, uint64_t length) {
+      const uint64_t from = std::max(at, begin);
+      at += length;
+      const uint64_t to = std::min(at, block_end);
+      if (from < to) std::memset(out + (from - begin), symbol, to - from);
+      return at < block_end;
+    });
+    if (!ok || at < block_end) return false;
+  }
+  return true;
 }
 
 }  // namespace mnk

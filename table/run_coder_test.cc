@@ -40,6 +40,17 @@ TEST(RunCoderTest, RoundTrips) {
           }
           last = got;
         }
+        // Decode gives what Get gives, over any range.
+        for (uint64_t begin : {0, 1, 511, 777, 19999}) {
+          for (uint64_t end : {begin, begin + 1, uint64_t{20000}}) {
+            if (end > symbols.size()) continue;
+            std::vector<uint8_t> out(end - begin, 0xee);
+            ASSERT_TRUE(r->Decode(begin, end, out.data()));
+            for (uint64_t i = begin; i < end; ++i) {
+              ASSERT_EQ(out[i - begin], r->Get(i)) << begin << " " << i;
+            }
+          }
+        }
         EXPECT_EQ(EncodeRuns(symbols, alphabet, block), bytes);  // determinism
       }
     }
@@ -84,6 +95,8 @@ TEST(RunCoderTest, RefusesDamage) {
   absl::StatusOr<RunReader> cut = RunReader::Open(half);
   ASSERT_TRUE(cut.ok()) << cut.status();
   EXPECT_EQ(cut->Get(4999), -1);
+  std::vector<uint8_t> out(5000);
+  EXPECT_FALSE(cut->Decode(0, 5000, out.data()));
   std::string bad = good;
   bad[0] = 65;  // alphabet 65
   EXPECT_EQ(RunReader::Open(bad).status().code(), absl::StatusCode::kDataLoss);

@@ -1,11 +1,13 @@
 #include "table/verify.h"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <optional>
 
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
+#include "solver/index/layer_walker.h"
 #include "solver/parallel/parallel.h"
 
 namespace mnk {
@@ -54,30 +56,6 @@ Expected Derive(const Table& table, const Position& p) {
   if (const std::optional<Value> end = game.Primitive(p)) {
     return {{*end, none, kNoMove}, ""};
   }
-  if (table.layout() == Layout::kCompressed) {
-    // The best child by the policy, each child as a probe derives it from
-    // the stored records of its own children.
-    const bool plies = table.has_remoteness();
-    int best = -(1 << 20);
-    Record expected;
-    for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
-      const int cell = absl::countr_zero(s);
-      absl::StatusOr<Record> child = table.Probe(Game::Play(p, cell));
-      if (!child.ok()) {
-        return {{},
-                absl::StrCat("its child after ", cell, ": ",
-                             child.status().message())};
-      }
-      const Value v = Negate(child->value);
-      const int score = PolicyScore(v, plies ? child->remoteness + 1 : 0);
-      if (score > best) {
-        best = score;
-        expected = {v, plies ? child->remoteness + 1 : kUnknownRemoteness,
-                    cell};
-      }
-    }
-    return {expected, ""};
-  }
   if (!full) {
     // Values only: the best of the children's derived values.
     Value best = Value::kUnreachable;
@@ -107,6 +85,216 @@ Expected Derive(const Table& table, const Position& p) {
   return {expected, ""};
 }
 
+// Errors found by one thread, merged into the report under a lock.
+struct Findings {
+  VerifyReport report;
+  std::vector<std::string> errors;
+  void Add(uint64_t i, const Game& game, const Position& p,
+           const std::string& problem) {
+    ++report.errors;
+    if (errors.size() < 10) {
+      errors.push_back(
+          absl::StrCat("index ", i, " ", game.Format(p), ": ", problem));
+    }
+  }
+  void MergeInto(VerifyReport& total, std::mutex& mu) {
+    std::lock_guard<std::mutex> lock(mu);
+    total.indices += report.indices;
+    total.reachable += report.reachable;
+    total.checked += report.checked;
+    total.terminal += report.terminal;
+    total.errors += report.errors;
+    for (std::string& e : errors) {
+      if (total.first_errors.size() < 10) {
+        total.first_errors.push_back(std::move(e));
+      }
+    }
+  }
+};
+
+std::string Describe(const Record& r);
+
+// Runs visit(findings, index, position) over every position of layer
+// `stones`, in chunks of shapes shared out among the threads.
+template <typename Visit>
+void ForLayer(const Table& table, int stones, int threads, VerifyReport& total,
+              const std::function<void(uint64_t)>& progress, Visit&& visit) {
+  const PositionIndex& index = table.index();
+  const uint64_t patterns = index.patterns(stones);
+  const uint64_t chunk = std::max<uint64_t>(1, kChunk / patterns);
+  std::mutex mu;
+  ParallelChunks(index.shapes(stones), chunk, threads,
+                 [&](uint64_t begin, uint64_t end, int) {
+                   Findings mine;
+                   LayerWalker walker(table.game(), index, stones);
+                   walker.Walk(begin, end, [&](uint64_t i, const Position& p) {
+                     visit(mine, i, p);
+                   });
+                   if (progress) progress((end - begin) * patterns);
+                   mine.MergeInto(total, mu);
+                 });
+}
+
+// A value and remoteness in a byte: Value << 6 | remoteness (0: none).
+uint8_t Pack(Value v, int remoteness) {
+  return static_cast<uint8_t>(static_cast<int>(v) << 6 | remoteness);
+}
+Value PackedValue(uint8_t packed) { return static_cast<Value>(packed >> 6); }
+int PackedRemoteness(uint8_t packed) { return packed & 63; }
+
+// A compressed table, layer by layer from the last: the stored records of
+// even layer s + 2 decoded into memory (a byte an entry), the value and
+// remoteness of every stored-canonical position of odd layer s + 1 derived
+// from them (a byte an entry), then every stored record of layer s decoded
+// and checked against its children. Memory: about five bytes an entry of
+// three consecutive layers; work: one pass over each layer.
+VerifyReport VerifyCompressed(
+    const Table& table, int threads,
+    const std::function<bool(uint64_t, const Position&)>& reachable,
+    const std::function<void(uint64_t)>& progress) {
+  const Game& game = table.game();
+  const PositionIndex& index = table.index();
+  const CompressedSections& sections = *table.compressed();
+  const bool plies = table.has_remoteness();
+  VerifyReport total;
+  // Layer s + 2's stored value and remoteness, packed; empty past the end.
+  std::vector<uint8_t> above;
+  // The entry of a position's canonical image in its layer.
+  auto entry = [&](const Position& p) {
+    return index.Index(game.Canonical(p)) - index.layer_offset(p.stones());
+  };
+  // The best child of `p` by the policy, from `lookup(child)` (a packed
+  // record for a child not over): a packed record and the move; 0 when a
+  // child has no record.
+  auto best = [&](const Position& p, const auto& lookup, int* move) {
+    int best_score = -(1 << 20);
+    uint8_t result = 0;
+    for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+      const int cell = absl::countr_zero(s);
+      const Position child = Game::Play(p, cell);
+      Value v;
+      int after = 0;
+      if (const std::optional<Value> end = game.Primitive(child)) {
+        v = Negate(*end);
+      } else {
+        const uint8_t packed = lookup(child);
+        if (PackedValue(packed) == Value::kUnreachable) return uint8_t{0};
+        v = Negate(PackedValue(packed));
+        after = PackedRemoteness(packed);
+      }
+      const int score = PolicyScore(v, plies ? after + 1 : 0);
+      if (score > best_score) {
+        best_score = score;
+        result = Pack(v, plies ? after + 1 : 0);
+        *move = cell;
+      }
+    }
+    return result;
+  };
+  const int top = game.cells() - game.cells() % 2;
+  for (int stones = top; stones >= 0; stones -= 2) {
+    // This layer's stored records, decoded in chunks of whole blocks.
+    const uint64_t size = index.layer_size(stones);
+    std::vector<uint8_t> values(size), moves(size), plies_of(plies ? size : 0);
+    std::atomic<bool> decoded{true};
+    ParallelChunks(size, kChunk, threads, [&](uint64_t b, uint64_t e, int) {
+      if (!sections.value_reader(stones).Decode(b, e, &values[b]) ||
+          !sections.move_reader(stones).Decode(b, e, &moves[b]) ||
+          (plies &&
+           !sections.remoteness_reader(stones).Decode(b, e, &plies_of[b]))) {
+        decoded = false;
+      }
+    });
+    if (!decoded) {
+      ++total.errors;
+      total.first_errors.push_back(absl::StrCat(
+          "layer ", stones, ": its sections are damaged",
+          table.CheckAll().ok() ? "" : " (a page fails its checksum)"));
+      return total;
+    }
+    // Odd layer s + 1 from layer s + 2 (or the rules, when all is over).
+    std::vector<uint8_t> odd;
+    if (stones < game.cells()) {
+      const uint64_t odd_offset = index.layer_offset(stones + 1);
+      odd.assign(index.layer_size(stones + 1), 0);
+      ForLayer(table, stones + 1, threads, total, progress,
+               [&](Findings& mine, uint64_t i, const Position& p) {
+                 ++mine.report.indices;
+                 if (!reachable(i, p)) return;
+                 ++mine.report.reachable;
+                 if (game.IsTerminal(p) || !(game.Canonical(p) == p)) return;
+                 int move = kNoMove;
+                 odd[i - odd_offset] = best(
+                     p, [&](const Position& g) { return above[entry(g)]; },
+                     &move);
+                 if (odd[i - odd_offset] == 0) {
+                   mine.Add(i, game, p, "a child has no stored record");
+                 }
+               });
+    }
+    const uint64_t offset = index.layer_offset(stones);
+    ForLayer(
+        table, stones, threads, total, progress,
+        [&](Findings& mine, uint64_t i, const Position& p) {
+          ++mine.report.indices;
+          if (!reachable(i, p)) return;
+          ++mine.report.reachable;
+          if (game.IsTerminal(p) || !(game.Canonical(p) == p)) return;
+          ++mine.report.checked;
+          const uint64_t e = i - offset;
+          int move = kNoMove;
+          const uint8_t expected = best(
+              p, [&](const Position& c) { return odd[entry(c)]; }, &move);
+          const int stored_value = values[e] + 1;
+          const int stored_plies = plies ? plies_of[e] : 0;
+          const int stored_move = moves[e];
+          const bool gravity = game.spec().gravity;
+          const int want_move = gravity ? move % game.width() : move;
+          std::string problem;
+          if (expected == 0) {
+            problem = "a child has no derived record";
+          } else if (stored_value != static_cast<int>(PackedValue(expected)) ||
+                     stored_plies != PackedRemoteness(expected)) {
+            problem = absl::StrCat(
+                "stored ", ValueName(static_cast<Value>(stored_value)),
+                plies ? absl::StrCat(" in ", stored_plies) : "",
+                ", its children give ", ValueName(PackedValue(expected)),
+                plies ? absl::StrCat(" in ", PackedRemoteness(expected)) : "");
+          } else if (plies ? stored_move != want_move : false) {
+            problem = absl::StrCat("stored move ", stored_move,
+                                   " is not the best (", want_move, ")");
+          } else if (!plies) {
+            // Without remoteness any move of the best value is the policy's.
+            int cell = stored_move;
+            if (gravity) {
+              absl::StatusOr<int> drop = game.DropCell(p, stored_move);
+              cell = drop.ok() ? *drop : -1;
+            }
+            if (cell < 0 || cell >= game.cells() ||
+                !(game.LegalMask(p) >> cell & 1)) {
+              problem = absl::StrCat("stored move ", stored_move,
+                                     " is not a legal move");
+            } else {
+              const Position c = Game::Play(p, cell);
+              const std::optional<Value> end = game.Primitive(c);
+              const Value v = Negate(end ? *end : PackedValue(odd[entry(c)]));
+              if (static_cast<int>(v) != stored_value) {
+                problem = absl::StrCat("stored move ", stored_move,
+                                       " is not the best");
+              }
+            }
+          }
+          if (!problem.empty()) mine.Add(i, game, p, problem);
+        });
+    above = std::move(values);
+    for (uint64_t e = 0; e < above.size(); ++e) {
+      above[e] =
+          Pack(static_cast<Value>(above[e] + 1), plies ? plies_of[e] : 0);
+    }
+  }
+  return total;
+}
+
 std::string Describe(const Record& r) {
   std::string text(ValueName(r.value));
   if (r.remoteness != kUnknownRemoteness) {
@@ -124,7 +312,6 @@ VerifyReport VerifyRecords(const Table& table, int threads,
   const Game& game = table.game();
   const PositionIndex& index = table.index();
   const bool full = table.layout() == Layout::kFull;
-  const bool compressed = table.layout() == Layout::kCompressed;
   // Without gravity the rules decide reachability locally; with gravity it
   // takes a forward pass.
   const std::vector<uint64_t> reached =
@@ -134,6 +321,9 @@ VerifyReport VerifyRecords(const Table& table, int threads,
     return reached.empty() ? game.IsLegal(p)
                            : (reached[i >> 6] >> (i & 63) & 1) != 0;
   };
+  if (table.layout() == Layout::kCompressed) {
+    return VerifyCompressed(table, threads, reachable, progress);
+  }
   std::mutex mu;
   VerifyReport total;
   ParallelChunks(
@@ -148,41 +338,6 @@ VerifyReport VerifyRecords(const Table& table, int threads,
           mine.reachable += live;
           // A compact table stores even layers only: odd ones have no record.
           if (!full && stones % 2 == 1) continue;
-          if (compressed) {
-            // Stored: reachable canonical positions not over, X to move.
-            if (!live || game.IsTerminal(p) || !(game.Canonical(p) == p)) {
-              continue;
-            }
-            ++mine.checked;
-            std::string problem;
-            absl::StatusOr<Record> stored = table.Probe(p);
-            const Expected expected = Derive(table, p);
-            if (!stored.ok()) {
-              problem = std::string(stored.status().message());
-            } else if (!expected.problem.empty()) {
-              problem = expected.problem;
-            } else if (stored->value != expected.record.value ||
-                       stored->remoteness != expected.record.remoteness) {
-              problem = absl::StrCat("stored ", Describe(*stored),
-                                     ", its children give ",
-                                     Describe(expected.record));
-            } else if (table.has_remoteness()
-                           ? stored->best_move != expected.record.best_move
-                           : Negate(table.ValueOf(Game::Play(
-                                 p, stored->best_move))) != stored->value) {
-              problem = absl::StrCat("stored move ", stored->best_move,
-                                     " is not the best (",
-                                     Describe(expected.record), ")");
-            }
-            if (!problem.empty()) {
-              ++mine.errors;
-              if (errors.size() < 10) {
-                errors.push_back(absl::StrCat("index ", i, " ", game.Format(p),
-                                              ": ", problem));
-              }
-            }
-            continue;
-          }
           const Record stored = full ? table.view().Get(i)
                                      : Record{table.CompactValue(i, stones),
                                               kUnknownRemoteness, kNoMove};

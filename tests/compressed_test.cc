@@ -139,5 +139,46 @@ TEST(CompressedTest, SmallerThanFullAndVerified) {
             absl::StatusCode::kDataLoss);
 }
 
+// verify re-derives every stored record from its children: a value, a
+// remoteness or a move changed in one record is found, and named first
+// (layers are checked from the last, one thread: before its ancestors).
+TEST(CompressedTest, VerifyFindsRecordsThatLie) {
+  const GameSpec spec{4, 4, 4, true};
+  absl::StatusOr<Solution> full = Solve(*Game::Create(spec), {2});
+  ASSERT_TRUE(full.ok());
+  const Game& game = full->game;
+  const Position p = *game.Parse("..../..../..../XO..");
+  ASSERT_TRUE(game.Canonical(p) == p);
+  const uint64_t i = full->index.Index(p);
+  const Record truth = full->records.view().Get(i);
+  ASSERT_EQ(truth, (Record{Value::kDraw, 14, 8}));  // column 0
+  // Column 3 (cell 15) is no better; without remoteness it is only checked
+  // to keep the value.
+  const Value column3 = Negate(
+      full->records.view().Get(full->index.Index(Game::Play(p, 15))).value);
+  for (bool remoteness : {true, false}) {
+    for (const Record& lie :
+         {Record{Value::kWin, 14, 8}, Record{Value::kDraw, 12, 8},
+          Record{Value::kDraw, 14, 15}}) {
+      if (!remoteness && lie.remoteness != truth.remoteness) continue;
+      full->records.Set(i, lie);
+      absl::StatusOr<Table> table = Table::FromBytes(SerializeCompressedTable(
+          game, full->records.view(), full->stats.reachable, remoteness));
+      full->records.Set(i, truth);
+      ASSERT_TRUE(table.ok()) << table.status();
+      const VerifyReport report = VerifyRecords(*table, 1);
+      if (!remoteness && lie.best_move == 15 && column3 == Value::kDraw) {
+        EXPECT_EQ(report.errors, 0u) << report.first_errors[0];
+        continue;
+      }
+      ASSERT_GE(report.errors, 1u) << lie.best_move;
+      EXPECT_NE(report.first_errors[0].find(absl::StrCat(
+                    "index ", i, " ", game.Format(p), ": stored ")),
+                std::string::npos)
+          << report.first_errors[0];
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mnk

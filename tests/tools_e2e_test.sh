@@ -95,6 +95,15 @@ expect_eq "compressed verify exit" 0 $?
 for p in ..../..../..../XO.. ..../..../.O../XXO. ..../..../..../....; do
   expect_eq "compressed answer $p" "$("$PLAY" --table="$TMP/full.mnk" --position=$p --json)" "$("$PLAY" --table="$TMP/compressed.mnk" --position=$p --json)"
 done
+# --layout=auto: full up to 64 MiB (4x4 gravity: 454 KB), compressed past
+# it (6x3, k=3: a full table would take 195 MB).
+out=$("$SOLVE" --width=4 --height=4 --k=4 --gravity --quiet --json)
+expect_eq "auto small" '"full"' "$(printf '%s\n' "$out" | "$JSON" /layout)"
+out=$("$SOLVE" --width=6 --height=3 --k=3 --quiet --json --out="$TMP/auto.mnk")
+fields=$(printf '%s\n' "$out" | "$JSON" /layout /reachable /canonical)
+expect_eq "auto big" '"compressed" 46487328 11632111' "$(echo $fields)"
+out=$("$VERIFY" --table="$TMP/auto.mnk" --quiet)
+expect_eq "auto big verify exit" 0 $?
 "$SOLVE" --width=4 --height=4 --k=4 --gravity --layout=compressed --remoteness=no --quiet --out="$TMP/noplies.mnk" > /dev/null
 out=$("$PLAY" --table="$TMP/noplies.mnk" --position=..../..../..../XO.. --json)
 fields=$(printf '%s\n' "$out" | "$JSON" /value /remoteness /best_move)
