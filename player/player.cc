@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "absl/numeric/bits.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "nlohmann/json.hpp"
 
@@ -26,11 +26,6 @@ std::string Dump(const nlohmann::ordered_json& j) {
 nlohmann::ordered_json Remoteness(int remoteness) {
   return remoteness == kUnknownRemoteness ? nlohmann::ordered_json(nullptr)
                                           : nlohmann::ordered_json(remoteness);
-}
-
-std::string Remoteness(int remoteness, absl::string_view unknown) {
-  return remoteness == kUnknownRemoteness ? std::string(unknown)
-                                          : absl::StrCat(remoteness);
 }
 
 char SideName(const Position& p) { return p.side_to_move() == 0 ? 'X' : 'O'; }
@@ -52,7 +47,9 @@ absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
   absl::StatusOr<Record> record = table.Probe(p);
   if (!record.ok()) return record.status();
   a.record = *record;
-  for (int cell : table.game().LegalMoves(p)) {
+  a.moves.reserve(table.game().cells() - p.stones());
+  for (uint32_t s = table.game().LegalMask(p); s != 0; s &= s - 1) {
+    const int cell = absl::countr_zero(s);
     absl::StatusOr<Record> child = table.Probe(Game::Play(p, cell));
     if (!child.ok()) return child.status();
     a.moves.push_back({cell, Negate(child->value),
@@ -140,18 +137,37 @@ std::string AnalysisJson(const Game& game, const Analysis& a) {
 }
 
 std::string AnalysisLine(const Game& game, const Analysis& a) {
-  std::vector<std::string> moves;
-  for (const MoveEval& e : a.moves) {
-    moves.push_back(absl::StrCat(e.cell, ":", ValueName(e.value), ":",
-                                 Remoteness(e.remoteness, "unknown")));
+  // Appended piece by piece into one string: a batch formats thousands.
+  auto remoteness = [](std::string* out, int plies) {
+    if (plies == kUnknownRemoteness) {
+      out->append("unknown");
+    } else {
+      absl::StrAppend(out, plies);
+    }
+  };
+  std::string out = "position=";
+  out.reserve(64 + 2 * game.cells() + 16 * a.moves.size());
+  out += game.Format(a.position);
+  absl::StrAppend(
+      &out, " to_move=", absl::string_view(&"XO"[a.position.side_to_move()], 1),
+      " value=", ValueName(a.record.value), " remoteness=");
+  remoteness(&out, a.record.remoteness);
+  out += " best_move=";
+  if (a.record.best_move == kNoMove) {
+    out += "none";
+  } else {
+    absl::StrAppend(&out, a.record.best_move);
   }
-  return absl::StrCat(
-      "position=", game.Format(a.position),
-      " to_move=", std::string(1, SideName(a.position)),
-      " value=", ValueName(a.record.value),
-      " remoteness=", Remoteness(a.record.remoteness, "unknown"), " best_move=",
-      a.record.best_move == kNoMove ? "none" : absl::StrCat(a.record.best_move),
-      " moves=", moves.empty() ? "none" : absl::StrJoin(moves, ","), "\n");
+  out += " moves=";
+  if (a.moves.empty()) out += "none";
+  for (size_t i = 0; i < a.moves.size(); ++i) {
+    const MoveEval& e = a.moves[i];
+    absl::StrAppend(&out, i > 0 ? "," : "", e.cell, ":", ValueName(e.value),
+                    ":");
+    remoteness(&out, e.remoteness);
+  }
+  out += '\n';
+  return out;
 }
 
 std::string AnswerLine(const Table& table, absl::string_view line, bool json,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -22,21 +23,29 @@ std::vector<uint64_t> MarkReachable(const Game& game,
   std::vector<uint64_t> reached((index.size() + 63) / 64, 0);
   reached[0] = 1;  // the empty board
   for (int stones = 0; stones < game.cells(); ++stones) {
-    const uint64_t first = index.layer_offset(stones);
+    // Positions in index order, children found in O(1), in chunks of
+    // shapes of about kChunk positions.
+    const uint64_t chunk =
+        std::max<uint64_t>(1, kChunk / index.patterns(stones));
     ParallelChunks(
-        index.layer_size(stones), kChunk, threads,
+        index.shapes(stones), chunk, threads,
         [&](uint64_t begin, uint64_t end, int) {
-          for (uint64_t i = first + begin; i < first + end; ++i) {
-            if ((reached[i >> 6] >> (i & 63) & 1) == 0) continue;
-            const Position p = index.At(i);
-            if (game.IsTerminal(p)) continue;
-            for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
-              const uint64_t c =
-                  index.Index(Game::Play(p, absl::countr_zero(s)));
+          LayerWalker walker(game, index, stones);
+          walker.Walk(begin, end, [&](uint64_t i, const Position& p) {
+            // Words at a layer's edge are shared with the layer being marked.
+            if ((__atomic_load_n(&reached[i >> 6], __ATOMIC_RELAXED) >>
+                     (i & 63) &
+                 1) == 0 ||
+                game.IsTerminal(p)) {
+              return;
+            }
+            walker.PrepareChildren();
+            for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
+              const uint64_t c = walker.Child(absl::countr_zero(s));
               __atomic_fetch_or(&reached[c >> 6], uint64_t{1} << (c & 63),
                                 __ATOMIC_RELAXED);
             }
-          }
+          });
         });
   }
   return reached;
@@ -135,6 +144,24 @@ void ForLayer(const Table& table, int stones, int threads, VerifyReport& total,
                  });
 }
 
+// 0 when `p` is not the least of its symmetric images (Game::Canonical's
+// order: x, then o); else the number of its distinct images, so that the
+// canonical positions alone count every position. Most positions are not
+// canonical, and most of those show it at the first image that differs.
+int OrbitIfCanonical(const Game& game, const Position& p) {
+  const int n = static_cast<int>(game.symmetries().size());
+  int fixed = 1;  // the symmetries that keep p
+  for (int s = 1; s < n; ++s) {
+    const uint32_t x = game.TransformMask(p.x, s);
+    if (x > p.x) continue;
+    if (x < p.x) return 0;
+    const uint32_t o = game.TransformMask(p.o, s);
+    if (o < p.o) return 0;
+    fixed += o == p.o;
+  }
+  return n / fixed;
+}
+
 // A value and remoteness in a byte: Value << 6 | remoteness (0: none).
 uint8_t Pack(Value v, int remoteness) {
   return static_cast<uint8_t>(static_cast<int>(v) << 6 | remoteness);
@@ -147,18 +174,21 @@ int PackedRemoteness(uint8_t packed) { return packed & 63; }
 // remoteness of every stored-canonical position of odd layer s + 1 derived
 // from them (a byte an entry), then every stored record of layer s decoded
 // and checked against its children. Memory: about five bytes an entry of
-// three consecutive layers; work: one pass over each layer.
-VerifyReport VerifyCompressed(
-    const Table& table, int threads,
-    const std::function<bool(uint64_t, const Position&)>& reachable,
-    const std::function<void(uint64_t)>& progress) {
+// three consecutive layers; work: one pass over each layer, in which only
+// canonical positions are looked at closely (the reachable count adds up
+// their images). reachable_orbit(i, p): the size of p's symmetry class
+// when p is reachable and canonical, else 0.
+template <typename ReachableOrbit>
+VerifyReport VerifyCompressed(const Table& table, int threads,
+                              const ReachableOrbit& reachable_orbit,
+                              const std::function<void(uint64_t)>& progress) {
   const Game& game = table.game();
   const PositionIndex& index = table.index();
   const CompressedSections& sections = *table.compressed();
   const bool plies = table.has_remoteness();
   VerifyReport total;
   // Layer s + 2's stored value and remoteness, packed; empty past the end.
-  std::vector<uint8_t> above;
+  std::unique_ptr<uint8_t[]> above;
   // The entry of a position's canonical image in its layer.
   auto entry = [&](const Position& p) {
     return index.Index(game.Canonical(p)) - index.layer_offset(p.stones());
@@ -195,7 +225,9 @@ VerifyReport VerifyCompressed(
   for (int stones = top; stones >= 0; stones -= 2) {
     // This layer's stored records, decoded in chunks of whole blocks.
     const uint64_t size = index.layer_size(stones);
-    std::vector<uint8_t> values(size), moves(size), plies_of(plies ? size : 0);
+    // Not zeroed: Decode sets every entry.
+    std::unique_ptr<uint8_t[]> values(new uint8_t[size]),
+        moves(new uint8_t[size]), plies_of(new uint8_t[plies ? size : 0]);
     std::atomic<bool> decoded{true};
     ParallelChunks(size, kChunk, threads, [&](uint64_t b, uint64_t e, int) {
       if (!sections.value_reader(stones).Decode(b, e, &values[b]) ||
@@ -220,9 +252,10 @@ VerifyReport VerifyCompressed(
       ForLayer(table, stones + 1, threads, total, progress,
                [&](Findings& mine, uint64_t i, const Position& p) {
                  ++mine.report.indices;
-                 if (!reachable(i, p)) return;
-                 ++mine.report.reachable;
-                 if (game.IsTerminal(p) || !(game.Canonical(p) == p)) return;
+                 const int orbit = reachable_orbit(i, p);
+                 if (orbit == 0) return;
+                 mine.report.reachable += orbit;
+                 if (game.IsTerminal(p)) return;
                  int move = kNoMove;
                  odd[i - odd_offset] = best(
                      p, [&](const Position& g) { return above[entry(g)]; },
@@ -237,9 +270,10 @@ VerifyReport VerifyCompressed(
         table, stones, threads, total, progress,
         [&](Findings& mine, uint64_t i, const Position& p) {
           ++mine.report.indices;
-          if (!reachable(i, p)) return;
-          ++mine.report.reachable;
-          if (game.IsTerminal(p) || !(game.Canonical(p) == p)) return;
+          const int orbit = reachable_orbit(i, p);
+          if (orbit == 0) return;
+          mine.report.reachable += orbit;
+          if (game.IsTerminal(p)) return;
           ++mine.report.checked;
           const uint64_t e = i - offset;
           int move = kNoMove;
@@ -287,7 +321,7 @@ VerifyReport VerifyCompressed(
           if (!problem.empty()) mine.Add(i, game, p, problem);
         });
     above = std::move(values);
-    for (uint64_t e = 0; e < above.size(); ++e) {
+    for (uint64_t e = 0; e < size; ++e) {
       above[e] =
           Pack(static_cast<Value>(above[e] + 1), plies ? plies_of[e] : 0);
     }
@@ -322,7 +356,19 @@ VerifyReport VerifyRecords(const Table& table, int threads,
                            : (reached[i >> 6] >> (i & 63) & 1) != 0;
   };
   if (table.layout() == Layout::kCompressed) {
-    return VerifyCompressed(table, threads, reachable, progress);
+    // The size of a reachable canonical position's symmetry class, else 0:
+    // the cheaper test first.
+    return VerifyCompressed(
+        table, threads,
+        [&](uint64_t i, const Position& p) {
+          if (!reached.empty() && (reached[i >> 6] >> (i & 63) & 1) == 0) {
+            return 0;
+          }
+          const int orbit = OrbitIfCanonical(game, p);
+          return orbit != 0 && (!reached.empty() || game.IsLegal(p)) ? orbit
+                                                                     : 0;
+        },
+        progress);
   }
   std::mutex mu;
   VerifyReport total;

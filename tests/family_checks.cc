@@ -133,10 +133,12 @@ uint64_t CheckRandomAgainstSearch(const Solution& s, uint64_t count,
   return checked;
 }
 
-uint64_t CheckCompactAgainstSearch(const Table& table, uint64_t count,
-                                   uint64_t seed) {
+uint64_t CheckTableAgainstSearch(const Table& table, uint64_t count,
+                                 uint64_t seed) {
   const Game& game = table.game();
   const PositionIndex& index = table.index();
+  const bool compact = table.layout() == Layout::kCompact;
+  const bool plies = table.has_remoteness();
   AlphaBetaSearch search(game, 26);
   std::mt19937_64 random(seed);
   std::uniform_int_distribution<uint64_t> pick(0, index.size() - 1);
@@ -144,13 +146,28 @@ uint64_t CheckCompactAgainstSearch(const Table& table, uint64_t count,
   int reported = 0;
   while (checked < count && reported < kMaxReported) {
     const Position p = index.At(pick(random));
-    // Unreachable entries hold 0 in a compact table: the rules decide.
-    if (p.stones() % 2 != 0 || !game.IsReachable(p)) continue;
+    // Unreachable entries are not marked in these layouts: the rules decide.
+    if ((compact && p.stones() % 2 != 0) || !game.IsReachable(p)) continue;
     const SearchResult live = search.Search(p);
-    const Value stored = table.ValueOf(p);
-    if (stored != live.value) {
-      ADD_FAILURE() << game.Format(p) << ": table " << ValueName(stored)
-                    << ", search " << ValueName(live.value);
+    Record stored{table.ValueOf(p), kUnknownRemoteness, kNoMove};
+    bool ok = stored.value == live.value;
+    if (!compact) {
+      absl::StatusOr<Record> r = table.Probe(p);
+      ok = ok && r.ok() && r->value == live.value &&
+           (!plies || r->remoteness == live.remoteness);
+      if (ok && r->best_move != kNoMove) {
+        // The move reaches a child that search scores as the record says.
+        const SearchResult child = search.Search(Game::Play(p, r->best_move));
+        ok = Negate(child.value) == r->value &&
+             (!plies || child.remoteness + 1 == r->remoteness);
+      }
+      if (r.ok()) stored = *r;
+    }
+    if (!ok) {
+      ADD_FAILURE() << game.Format(p) << ": table " << ValueName(stored.value)
+                    << " in " << stored.remoteness << " move "
+                    << stored.best_move << ", search " << ValueName(live.value)
+                    << " in " << live.remoteness;
       ++reported;
     }
     ++checked;

@@ -59,11 +59,14 @@ uint64_t CheckAllAgainstSearch(const Solution& solution);
 uint64_t CheckRandomAgainstSearch(const Solution& solution, uint64_t count,
                                   uint64_t seed);
 
-// The same for a compact table: `count` random reachable positions with X
-// to move, their derived value against alpha-beta with a transposition
-// table. Returns the positions checked.
-uint64_t CheckCompactAgainstSearch(const Table& table, uint64_t count,
-                                   uint64_t seed);
+// The same for a compact or compressed table: `count` random reachable
+// positions (with X to move for a compact one) against alpha-beta with a
+// transposition table: the value (ValueOf); from a compressed table also
+// the probe's value, remoteness (when stored) and that its move reaches a
+// child that search scores as the record says. Returns the positions
+// checked.
+uint64_t CheckTableAgainstSearch(const Table& table, uint64_t count,
+                                 uint64_t seed);
 
 }  // namespace mnk
 
