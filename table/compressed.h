@@ -35,7 +35,7 @@ namespace mnk {
 
 // Entries a block of each kind of section: a value read decodes at most
 // one block's runs (about 40 on gravity boards).
-inline constexpr int kValueBlockEntries = 512;
+inline constexpr int kValueBlockEntries = 128;
 inline constexpr int kDetailBlockEntries = 256;
 
 // The number of sections a game's compressed table has.

@@ -73,6 +73,7 @@ bool PageChecks::CheckAll() const {
       ok = CheckPage(page) && ok;
     }
   }
+  if (ok) all_checked_.store(true, std::memory_order_release);
   return ok;
 }
 

@@ -53,6 +53,7 @@ class PageChecks {
   // checksum (size > 0, inside the D bytes). A page found damaged stays
   // unchecked, and damaged_page() names it.
   bool Check(const void* begin, uint64_t size) const {
+    if (all_checked_.load(std::memory_order_acquire)) return true;
     const uint64_t at = static_cast<const uint8_t*>(begin) - file_;
     const uint64_t last = (at + size - 1) / kPageBytes;
     for (uint64_t page = at / kPageBytes; page <= last; ++page) {
@@ -63,6 +64,10 @@ class PageChecks {
       }
     }
     return true;
+  }
+  // Whether CheckAll() has passed.
+  bool all_checked() const {
+    return all_checked_.load(std::memory_order_acquire);
   }
   // Checks every page: false when one is damaged.
   bool CheckAll() const;
@@ -80,6 +85,7 @@ class PageChecks {
   uint64_t pages_;
   std::unique_ptr<std::atomic<uint64_t>[]> checked_;  // a bit a page
   mutable std::atomic<int64_t> damaged_{-1};
+  mutable std::atomic<bool> all_checked_{false};  // CheckAll passed
 };
 
 }  // namespace mnk

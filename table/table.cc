@@ -753,11 +753,12 @@ const char* Table::layout_name() const {
   return "unknown";
 }
 
-absl::StatusOr<Record> Table::StoredRecord(const Position& p,
-                                           StoredParts parts) const {
+absl::StatusOr<Record> Table::StoredRecord(const Position& p, StoredParts parts,
+                                           int* symmetry_out) const {
   assert(p.stones() % 2 == 0 && !game_.IsTerminal(p));
   int symmetry = 0;
   const Position c = game_.Canonical(p, &symmetry);
+  if (symmetry_out != nullptr) *symmetry_out = symmetry;
   const int stones = p.stones();
   const uint64_t entry = index_.Index(c) - index_.layer_offset(stones);
   const int value = compressed_->value(stones, entry);
@@ -841,14 +842,20 @@ absl::StatusOr<Record> Table::ProbeCompressed(const Position& p) const {
   }
   const bool plies = compressed_->has_remoteness();
   if (p.stones() % 2 == 0) {
-    absl::StatusOr<Record> r = StoredRecord(p);
+    int symmetry = 0;
+    absl::StatusOr<Record> r = StoredRecord(p, StoredParts::kAll, &symmetry);
     if (!r.ok()) return r;
     // The stored move is the canonical image's, mapped back; among equally
     // good moves the policy takes the lowest cell of the position as given,
-    // so a lower cell may tie with it here.
+    // so a lower cell may tie with it here. Only a cell whose image lies
+    // past the stored move can: the stored move is the lowest tie of the
+    // image (so none when the position is its own canonical image).
+    const Symmetry& image = game_.symmetries()[symmetry];
+    const int stored = image[r->best_move];
     for (uint32_t s = game_.LegalMask(p) & ((uint32_t{1} << r->best_move) - 1);
          s != 0; s &= s - 1) {
       const int cell = absl::countr_zero(s);
+      if (image[cell] < stored) continue;
       absl::StatusOr<bool> ties = MoveTies(Game::Play(p, cell), *r);
       if (!ties.ok()) return ties.status();
       if (*ties) {
@@ -931,12 +938,15 @@ Value Table::ValueOf(const Position& p) const {
 }
 
 absl::StatusOr<Record> Table::Probe(const Position& p) const {
+  // A full table's probe names a damaged page itself.
+  if (layout_ == Layout::kFull) return ProbeUnchecked(p);
   absl::StatusOr<Record> r = ProbeUnchecked(p);
   if (!r.ok()) return ProbeError(r.status());
   return r;
 }
 
 bool Table::FullReadable(uint64_t i) const {
+  if (checks_->all_checked()) return true;
   const RecordView v = view();
   return Readable(v.values + (i >> 2), 1) && Readable(v.details + 2 * i, 2);
 }

@@ -262,8 +262,10 @@ class Table {
   // move is mapped back to `p`. kDataLoss for damaged or impossible data.
   // `parts` says what to decode: the others are left unknown.
   enum class StoredParts { kValue, kValueAndRemoteness, kAll };
-  absl::StatusOr<Record> StoredRecord(
-      const Position& p, StoredParts parts = StoredParts::kAll) const;
+  // `symmetry`, if given, receives the symmetry that maps p to its image.
+  absl::StatusOr<Record> StoredRecord(const Position& p,
+                                      StoredParts parts = StoredParts::kAll,
+                                      int* symmetry = nullptr) const;
   absl::StatusOr<Record> ProbeCompressed(const Position& p) const;
   // Whether moving to `child` is as good, by the policy, as the best move
   // of its parent, whose record is `parent` (value, remoteness or unknown).
