@@ -25,7 +25,8 @@ std::vector<std::string> CompressedLayerBuilder::Encode() const {
       sections[2] = EncodeRuns(plies_, kMaxRemoteness + 1, kDetailBlockEntries);
     }
   });
-  sections[0] = EncodeRuns(values_, 3, kValueBlockEntries);
+  sections[0] = EncodeRuns(
+      values_, 3, gravity_ ? kGravityValueBlockEntries : kValueBlockEntries);
   moves.join();
   plies.join();
   return sections;

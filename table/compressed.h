@@ -33,9 +33,14 @@
 
 namespace mnk {
 
-// Entries a block of each kind of section: a value read decodes at most
-// one block's runs (about 40 on gravity boards).
+// Entries a block of each kind of section: a read decodes the runs of one
+// block, and each block costs a 4-byte offset. Value blocks are short
+// where value probes are many (128 entries: 0.39 bits a position for the
+// values of 5,4,4, a value probe under a microsecond); a gravity board's
+// index is sparser (6x5: 3.5 entries a reachable position, 5,4,4: 1.1), so
+// its value blocks are four times longer for about the same cost a position.
 inline constexpr int kValueBlockEntries = 128;
+inline constexpr int kGravityValueBlockEntries = 512;
 inline constexpr int kDetailBlockEntries = 256;
 
 // The number of sections a game's compressed table has.

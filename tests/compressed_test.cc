@@ -126,9 +126,8 @@ TEST(CompressedTest, SmallerThanFullAndVerified) {
   ASSERT_TRUE(full.ok());
   const std::string bytes = SerializeCompressedTable(
       full->game, full->records.view(), full->stats.reachable, true);
-  // 47,382 bytes against 454,461 (value blocks of 128 entries: faster
-  // probes for a few more block offsets).
-  EXPECT_EQ(bytes.size(), 47382u);
+  // 44,269 bytes against 454,461.
+  EXPECT_EQ(bytes.size(), 44269u);
   EXPECT_EQ(TableFileSize(full->index.size()), 454461u);
   absl::StatusOr<Table> table = Table::FromBytes(bytes);
   ASSERT_TRUE(table.ok());
