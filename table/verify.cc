@@ -123,7 +123,7 @@ struct Findings {
 
 std::string Describe(const Record& r);
 
-// Runs visit(findings, index, position) over every position of layer
+// Runs visit(findings, walker, index, position) over every position of layer
 // `stones`, in chunks of shapes shared out among the threads.
 template <typename Visit>
 void ForLayer(const Table& table, int stones, int threads, VerifyReport& total,
@@ -137,7 +137,7 @@ void ForLayer(const Table& table, int stones, int threads, VerifyReport& total,
                    Findings mine;
                    LayerWalker walker(table.game(), index, stones);
                    walker.Walk(begin, end, [&](uint64_t i, const Position& p) {
-                     visit(mine, i, p);
+                     visit(mine, walker, i, p);
                    });
                    if (progress) progress((end - begin) * patterns);
                    mine.MergeInto(total, mu);
@@ -177,7 +177,8 @@ int PackedRemoteness(uint8_t packed) { return packed & 63; }
 // three consecutive layers; work: one pass over each layer, in which only
 // canonical positions are looked at closely (the reachable count adds up
 // their images). reachable_orbit(i, p): the size of p's symmetry class
-// when p is reachable and canonical, else 0.
+// when p is reachable and canonical; -1 when p is not canonical (and may be
+// reachable); else 0.
 template <typename ReachableOrbit>
 VerifyReport VerifyCompressed(const Table& table, int threads,
                               const ReachableOrbit& reachable_orbit,
@@ -193,9 +194,9 @@ VerifyReport VerifyCompressed(const Table& table, int threads,
   auto entry = [&](const Position& p) {
     return index.Index(game.Canonical(p)) - index.layer_offset(p.stones());
   };
-  // The best child of `p` by the policy, from `lookup(child)` (a packed
-  // record for a child not over): a packed record and the move; 0 when a
-  // child has no record.
+  // The best child of `p` by the policy, from `lookup(cell, child)` (a
+  // packed record for a child not over): a packed record and the move; 0
+  // when a child has no record.
   auto best = [&](const Position& p, const auto& lookup, int* move) {
     int best_score = -(1 << 20);
     uint8_t result = 0;
@@ -207,7 +208,7 @@ VerifyReport VerifyCompressed(const Table& table, int threads,
       if (const std::optional<Value> end = game.Primitive(child)) {
         v = Negate(*end);
       } else {
-        const uint8_t packed = lookup(child);
+        const uint8_t packed = lookup(cell, child);
         if (PackedValue(packed) == Value::kUnreachable) return uint8_t{0};
         v = Negate(PackedValue(packed));
         after = PackedRemoteness(packed);
@@ -236,6 +237,11 @@ VerifyReport VerifyCompressed(const Table& table, int threads,
            !sections.remoteness_reader(stones).Decode(b, e, &plies_of[b]))) {
         decoded = false;
       }
+      // Value and remoteness packed in `values`, as `above` holds them.
+      for (uint64_t j = b; j < e; ++j) {
+        values[j] =
+            Pack(static_cast<Value>(values[j] + 1), plies ? plies_of[j] : 0);
+      }
     });
     if (!decoded) {
       ++total.errors;
@@ -244,21 +250,31 @@ VerifyReport VerifyCompressed(const Table& table, int threads,
           table.CheckAll().ok() ? "" : " (a page fails its checksum)"));
       return total;
     }
+
     // Odd layer s + 1 from layer s + 2 (or the rules, when all is over).
     std::vector<uint8_t> odd;
     if (stones < game.cells()) {
       const uint64_t odd_offset = index.layer_offset(stones + 1);
       odd.assign(index.layer_size(stones + 1), 0);
       ForLayer(table, stones + 1, threads, total, progress,
-               [&](Findings& mine, uint64_t i, const Position& p) {
+               [&](Findings& mine, LayerWalker& walker, uint64_t i,
+                   const Position& p) {
                  ++mine.report.indices;
                  const int orbit = reachable_orbit(i, p);
-                 if (orbit == 0) return;
+                 if (orbit <= 0) return;
                  mine.report.reachable += orbit;
                  if (game.IsTerminal(p)) return;
+                 // `above` holds every position of its layer (the
+                 // canonical ones' records copied to the others): children
+                 // are found in O(1).
+                 walker.PrepareChildren();
+                 const uint64_t above_offset = index.layer_offset(stones + 2);
                  int move = kNoMove;
                  odd[i - odd_offset] = best(
-                     p, [&](const Position& g) { return above[entry(g)]; },
+                     p,
+                     [&](int cell, const Position&) {
+                       return above[walker.Child(cell) - above_offset];
+                     },
                      &move);
                  if (odd[i - odd_offset] == 0) {
                    mine.Add(i, game, p, "a child has no stored record");
@@ -268,19 +284,25 @@ VerifyReport VerifyCompressed(const Table& table, int threads,
     const uint64_t offset = index.layer_offset(stones);
     ForLayer(
         table, stones, threads, total, progress,
-        [&](Findings& mine, uint64_t i, const Position& p) {
+        [&](Findings& mine, LayerWalker&, uint64_t i, const Position& p) {
           ++mine.report.indices;
+          const uint64_t e = i - offset;
           const int orbit = reachable_orbit(i, p);
+          if (orbit < 0) {
+            // Not canonical: its image's record, for the odd layer below
+            // (the image's entry is never written here).
+            values[e] = values[entry(p)];
+            return;
+          }
           if (orbit == 0) return;
           mine.report.reachable += orbit;
           if (game.IsTerminal(p)) return;
           ++mine.report.checked;
-          const uint64_t e = i - offset;
           int move = kNoMove;
           const uint8_t expected = best(
-              p, [&](const Position& c) { return odd[entry(c)]; }, &move);
-          const int stored_value = values[e] + 1;
-          const int stored_plies = plies ? plies_of[e] : 0;
+              p, [&](int, const Position& c) { return odd[entry(c)]; }, &move);
+          const int stored_value = static_cast<int>(PackedValue(values[e]));
+          const int stored_plies = PackedRemoteness(values[e]);
           const int stored_move = moves[e];
           const bool gravity = game.spec().gravity;
           const int want_move = gravity ? move % game.width() : move;
@@ -321,10 +343,6 @@ VerifyReport VerifyCompressed(const Table& table, int threads,
           if (!problem.empty()) mine.Add(i, game, p, problem);
         });
     above = std::move(values);
-    for (uint64_t e = 0; e < size; ++e) {
-      above[e] =
-          Pack(static_cast<Value>(above[e] + 1), plies ? plies_of[e] : 0);
-    }
   }
   return total;
 }
@@ -365,8 +383,8 @@ VerifyReport VerifyRecords(const Table& table, int threads,
             return 0;
           }
           const int orbit = OrbitIfCanonical(game, p);
-          return orbit != 0 && (!reached.empty() || game.IsLegal(p)) ? orbit
-                                                                     : 0;
+          if (orbit == 0) return -1;
+          return !reached.empty() || game.IsLegal(p) ? orbit : 0;
         },
         progress);
   }
