@@ -58,7 +58,11 @@ struct Expected {
   std::string problem;
 };
 
-Expected Derive(const Table& table, const Position& p) {
+// `child(cell)`: the index of p's child after a move to `cell` (a full
+// table's records are read by index).
+template <typename ChildIndex>
+Expected Derive(const Table& table, const Position& p,
+                const ChildIndex& child_index) {
   const Game& game = table.game();
   const bool full = table.layout() == Layout::kFull;
   const int none = full ? 0 : kUnknownRemoteness;
@@ -74,12 +78,12 @@ Expected Derive(const Table& table, const Position& p) {
     }
     return {{best, kUnknownRemoteness, kNoMove}, ""};
   }
+  const RecordView view = table.view();
   int best = -(1 << 20);
   Record expected;
   for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
     const int cell = absl::countr_zero(s);
-    const Record child =
-        table.view().Get(table.index().Index(Game::Play(p, cell)));
+    const Record child = view.Get(child_index(cell));
     if (child.value == Value::kUnreachable) {
       return {{},
               absl::StrCat("its child after ", cell, " is marked unreachable")};
@@ -388,27 +392,25 @@ VerifyReport VerifyRecords(const Table& table, int threads,
         },
         progress);
   }
-  std::mutex mu;
   VerifyReport total;
-  ParallelChunks(
-      index.size(), kChunk, threads, [&](uint64_t begin, uint64_t end, int) {
-        VerifyReport mine;
-        std::vector<std::string> errors;
-        for (uint64_t i = begin; i < end; ++i) {
-          const Position p = index.At(i);
-          const int stones = p.stones();
-          ++mine.indices;
+  const RecordView view = full ? table.view() : RecordView{};
+  for (int stones = 0; stones <= game.cells(); ++stones) {
+    ForLayer(
+        table, stones, threads, total, progress,
+        [&](Findings& mine, LayerWalker& walker, uint64_t i,
+            const Position& p) {
+          ++mine.report.indices;
           const bool live = reachable(i, p);
-          mine.reachable += live;
+          mine.report.reachable += live;
           // A compact table stores even layers only: odd ones have no record.
-          if (!full && stones % 2 == 1) continue;
-          const Record stored = full ? table.view().Get(i)
+          if (!full && stones % 2 == 1) return;
+          const Record stored = full ? view.Get(i)
                                      : Record{table.CompactValue(i, stones),
                                               kUnknownRemoteness, kNoMove};
           std::string problem;
           // A full table holds each value twice: the 2-bit section that
           // value-only probes read must agree with the record.
-          const Value section = full ? table.view().GetValue(i) : stored.value;
+          const Value section = full ? view.GetValue(i) : stored.value;
           if (section != stored.value) {
             problem =
                 absl::StrCat("the value section says ", ValueName(section),
@@ -422,9 +424,14 @@ VerifyReport VerifyRecords(const Table& table, int threads,
           } else if (full && stored.value == Value::kUnreachable) {
             problem = "a reachable position is marked unreachable";
           } else {
-            ++mine.checked;
-            mine.terminal += game.IsTerminal(p);
-            const Expected expected = Derive(table, p);
+            ++mine.report.checked;
+            mine.report.terminal += game.IsTerminal(p);
+            bool prepared = false;  // children found in O(1) by the walker
+            const Expected expected = Derive(table, p, [&](int cell) {
+              if (!prepared) walker.PrepareChildren();
+              prepared = true;
+              return walker.Child(cell);
+            });
             if (!expected.problem.empty()) {
               problem = expected.problem;
             } else if (!(expected.record == stored)) {
@@ -433,27 +440,9 @@ VerifyReport VerifyRecords(const Table& table, int threads,
                                      Describe(expected.record));
             }
           }
-          if (!problem.empty()) {
-            ++mine.errors;
-            if (errors.size() < 10) {
-              errors.push_back(absl::StrCat("index ", i, " ", game.Format(p),
-                                            ": ", problem));
-            }
-          }
-        }
-        if (progress) progress(end - begin);
-        std::lock_guard<std::mutex> lock(mu);
-        total.indices += mine.indices;
-        total.reachable += mine.reachable;
-        total.checked += mine.checked;
-        total.terminal += mine.terminal;
-        total.errors += mine.errors;
-        for (std::string& e : errors) {
-          if (total.first_errors.size() < 10) {
-            total.first_errors.push_back(std::move(e));
-          }
-        }
-      });
+          if (!problem.empty()) mine.Add(i, game, p, problem);
+        });
+  }
   return total;
 }
 
