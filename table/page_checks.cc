@@ -6,11 +6,11 @@
 #include <cassert>
 
 namespace mnk {
-namespace {
-
 uint32_t Crc32(uint32_t crc, const void* data, uint64_t size) {
   return crc32_z(crc, static_cast<const Bytef*>(data), size);
 }
+
+namespace {
 
 void PutCrc(std::string& out, uint32_t crc) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(crc >> 8 * i));

@@ -27,6 +27,10 @@ namespace mnk {
 
 inline constexpr uint64_t kPageBytes = 4096;
 
+// zlib's CRC-32 of `size` bytes, continuing from `crc` (0 to start): the
+// checksum of the pages and of the whole file.
+uint32_t Crc32(uint32_t crc, const void* data, uint64_t size);
+
 // The trailer's size for D bytes of data.
 inline uint64_t PageChecksumBytes(uint64_t data_bytes) {
   return 4 * ((data_bytes + kPageBytes - 1) / kPageBytes);

@@ -9,7 +9,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cassert>
@@ -47,10 +46,6 @@ uint64_t GetLe(const uint8_t* in, int bytes) {
   uint64_t value = 0;
   for (int i = bytes - 1; i >= 0; --i) value = value << 8 | in[i];
   return value;
-}
-
-uint32_t Crc32(uint32_t crc, const void* data, uint64_t size) {
-  return crc32_z(crc, static_cast<const Bytef*>(data), size);
 }
 
 struct Section {
@@ -939,8 +934,8 @@ Value Table::ValueOf(const Position& p) const {
 
 absl::StatusOr<Record> Table::Probe(const Position& p) const {
   // A full table's probe names a damaged page itself.
-  if (layout_ == Layout::kFull) return ProbeUnchecked(p);
-  absl::StatusOr<Record> r = ProbeUnchecked(p);
+  if (layout_ == Layout::kFull) return ProbeRecord(p);
+  absl::StatusOr<Record> r = ProbeRecord(p);
   if (!r.ok()) return ProbeError(r.status());
   return r;
 }
@@ -951,7 +946,7 @@ bool Table::FullReadable(uint64_t i) const {
   return Readable(v.values + (i >> 2), 1) && Readable(v.details + 2 * i, 2);
 }
 
-absl::StatusOr<Record> Table::ProbeUnchecked(const Position& p) const {
+absl::StatusOr<Record> Table::ProbeRecord(const Position& p) const {
   if (layout_ == Layout::kCompressed) return ProbeCompressed(p);
   if (layout_ == Layout::kCompact) {
     Record r{ValueOf(p), kUnknownRemoteness, kNoMove};

@@ -256,7 +256,9 @@ class Table {
   absl::Status ProbeError(absl::Status error) const {
     return checks_->damaged_page() >= 0 ? DamagedError() : error;
   }
-  absl::StatusOr<Record> ProbeUnchecked(const Position& p) const;
+  // Probe's work; a compressed or compact probe's error is then replaced
+  // by the damaged page that caused it, if any.
+  absl::StatusOr<Record> ProbeRecord(const Position& p) const;
   // Compressed layout: the stored record of a position with an even
   // number of stones that is not over, found by its canonical image; the
   // move is mapped back to `p`. kDataLoss for damaged or impossible data.

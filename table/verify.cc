@@ -125,8 +125,6 @@ struct Findings {
   }
 };
 
-std::string Describe(const Record& r);
-
 // Runs visit(findings, walker, index, position) over every position of layer
 // `stones`, in chunks of shapes shared out among the threads.
 template <typename Visit>
@@ -260,6 +258,8 @@ VerifyReport VerifyCompressed(const Table& table, int threads,
     if (stones < game.cells()) {
       const uint64_t odd_offset = index.layer_offset(stones + 1);
       odd.assign(index.layer_size(stones + 1), 0);
+      const uint64_t above_offset =
+          stones + 2 <= game.cells() ? index.layer_offset(stones + 2) : 0;
       ForLayer(table, stones + 1, threads, total, progress,
                [&](Findings& mine, LayerWalker& walker, uint64_t i,
                    const Position& p) {
@@ -272,7 +272,6 @@ VerifyReport VerifyCompressed(const Table& table, int threads,
                  // canonical ones' records copied to the others): children
                  // are found in O(1).
                  walker.PrepareChildren();
-                 const uint64_t above_offset = index.layer_offset(stones + 2);
                  int move = kNoMove;
                  odd[i - odd_offset] = best(
                      p,
@@ -373,9 +372,11 @@ VerifyReport VerifyRecords(const Table& table, int threads,
   const std::vector<uint64_t> reached =
       game.reachability_is_local() ? std::vector<uint64_t>()
                                    : MarkReachable(game, index, threads);
+  auto marked = [&](uint64_t i) {
+    return (reached[i >> 6] >> (i & 63) & 1) != 0;
+  };
   auto reachable = [&](uint64_t i, const Position& p) {
-    return reached.empty() ? game.IsLegal(p)
-                           : (reached[i >> 6] >> (i & 63) & 1) != 0;
+    return reached.empty() ? game.IsLegal(p) : marked(i);
   };
   if (table.layout() == Layout::kCompressed) {
     // The size of a reachable canonical position's symmetry class, else 0:
@@ -383,9 +384,7 @@ VerifyReport VerifyRecords(const Table& table, int threads,
     return VerifyCompressed(
         table, threads,
         [&](uint64_t i, const Position& p) {
-          if (!reached.empty() && (reached[i >> 6] >> (i & 63) & 1) == 0) {
-            return 0;
-          }
+          if (!reached.empty() && !marked(i)) return 0;
           const int orbit = OrbitIfCanonical(game, p);
           if (orbit == 0) return -1;
           return !reached.empty() || game.IsLegal(p) ? orbit : 0;

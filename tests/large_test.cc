@@ -102,7 +102,7 @@ TEST(LargeCompactTest, SixByFiveGravity) {
 }
 
 // The same board in the compressed layout, solved streaming (about 8 GB and
-// six minutes): every page and stored record by verify's rules, and 100,000
+// six minutes): its positions and symmetry classes counted, and 100,000
 // random reachable positions (both sides to move) against alpha-beta.
 TEST(LargeCompressedTest, SixByFiveGravity) {
   const GameSpec spec{6, 5, 4, true};
