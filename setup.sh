@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh Debian 12 machine (idempotent;
 # run as root or with sudo). Nothing is downloaded at build time: Bazel 4.2.3,
-# Abseil, GoogleTest, Google Benchmark, zlib and nlohmann-json all come from
-# Debian.
+# Abseil, GoogleTest, Google Benchmark, zlib, zstd, Open MPI and
+# nlohmann-json all come from Debian.
 set -euo pipefail
 
 packages=(
@@ -13,6 +13,9 @@ packages=(
   libgtest-dev           # GoogleTest
   libbenchmark-dev       # Google Benchmark
   zlib1g-dev             # crc32 for table checksums
+  libzstd-dev            # the solver's tiers on disk (--work-dir)
+  libopenmpi-dev         # //solver:solve_mpi
+  openmpi-bin            # ... and mpirun, for it and its tests
   nlohmann-json3-dev     # JSON output, and JSON read back in tests
   libcpp-httplib-dev     # the web server (player/serve)
   chromium               # the web page's tests, in a real browser

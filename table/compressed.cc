@@ -1,5 +1,7 @@
 #include "table/compressed.h"
 
+#include <cassert>
+#include <cstring>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -30,6 +32,30 @@ std::vector<std::string> CompressedLayerBuilder::Encode() const {
   moves.join();
   plies.join();
   return sections;
+}
+
+std::string CompressedLayerBuilder::Slice(uint64_t begin,
+                                          uint64_t count) const {
+  std::string slice;
+  slice.reserve(slice_bytes() * count);
+  for (const std::vector<uint8_t>* kind : {&values_, &moves_, &plies_}) {
+    if (kind->empty()) continue;
+    assert(begin + count <= kind->size());
+    slice.append(reinterpret_cast<const char*>(kind->data()) + begin, count);
+  }
+  return slice;
+}
+
+void CompressedLayerBuilder::Fill(uint64_t begin, uint64_t count,
+                                  absl::string_view slice) {
+  assert(slice.size() == slice_bytes() * count);
+  const char* from = slice.data();
+  for (std::vector<uint8_t>* kind : {&values_, &moves_, &plies_}) {
+    if (kind->empty()) continue;
+    assert(begin + count <= kind->size());
+    std::memcpy(kind->data() + begin, from, count);
+    from += count;
+  }
 }
 
 std::vector<std::string> ArrangeSections(

@@ -68,6 +68,15 @@ class CompressedLayerBuilder {
   // The layer's value, move and (when kept) remoteness sections.
   std::vector<std::string> Encode() const;
 
+  // Bytes an entry takes in Slice(): 3 with remoteness, else 2.
+  int slice_bytes() const { return plies_.empty() ? 2 : 3; }
+  // The symbols of entries [begin, begin + count): all their values, then
+  // their moves, then their remoteness (a solver's tier on disk).
+  std::string Slice(uint64_t begin, uint64_t count) const;
+  // Sets entries [begin, begin + count) from what Slice() gave (of
+  // slice_bytes() * count bytes).
+  void Fill(uint64_t begin, uint64_t count, absl::string_view slice);
+
  private:
   bool gravity_;
   int width_, cells_;

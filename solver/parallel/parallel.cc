@@ -1,5 +1,7 @@
 #include "solver/parallel/parallel.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 
 namespace mnk {
@@ -41,11 +43,27 @@ void Progress::Draw() {
   const double rate = seconds > 0 ? done / seconds : 0;
   const double left = rate > 0 ? (total_ - std::min(done, total_)) / rate : 0;
   const int layer = layer_.load();
-  char where[32] = "";
+  char where[32] = "", memory[64] = "";
   if (layer >= 0) std::snprintf(where, sizeof(where), " layer %2d", layer);
-  std::fprintf(stderr, "\r%s: %s%s  %.3g of %.3g %s  %.3g/s  %.0f s left   ",
-               label_.c_str(), phase_.load(), where, static_cast<double>(done),
-               static_cast<double>(total_), unit_.c_str(), rate, left);
+  const int tiers = tiers_.load();
+  const uint64_t disk = disk_.load();
+  char tier[96] = "";
+  if (tiers > 1 || disk > 0) {
+    // Resident memory from /proc (pages), disk as told.
+    long pages = 0, resident = 0;
+    if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+      std::fclose(f);
+    }
+    std::snprintf(tier, sizeof(tier), " tier %d/%d", tier_.load(), tiers);
+    std::snprintf(memory, sizeof(memory), "  mem %.2f GB  disk %.2f GB",
+                  resident * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e9,
+                  disk / 1e9);
+  }
+  std::fprintf(
+      stderr, "\r%s: %s%s%s  %.3g of %.3g %s  %.3g/s%s  %.0f s left   ",
+      label_.c_str(), phase_.load(), where, tier, static_cast<double>(done),
+      static_cast<double>(total_), unit_.c_str(), rate, memory, left);
 }
 
 }  // namespace mnk

@@ -48,6 +48,9 @@ void ParallelChunks(uint64_t count, uint64_t chunk, int threads, Work&& work) {
 // second:
 //   "solve 4,4,4: solving layer 9  1.2e+06 of 1e+07 positions  3.1e+06/s
 //    2 s left"
+// and for a solve in tiers with a work dir
+//   "solve 5,4,4: solving layer 9 tier 3/40  ...  3.1e+06/s  mem 1.2 GB
+//    disk 0.31 GB  20 s left"
 // and ends it with a newline when destroyed. Add() is thread-safe.
 class Progress {
  public:
@@ -64,6 +67,14 @@ class Progress {
     layer_.store(layer);
   }
   void Add(uint64_t n) { done_.fetch_add(n, std::memory_order_relaxed); }
+  // Tier `tier` (from 1) of `tiers` in the current layer: shown with the
+  // memory in use, when tiers > 1 or something went to disk.
+  void SetTier(int tier, int tiers) {
+    tier_.store(tier);
+    tiers_.store(tiers);
+  }
+  // Bytes written to disk so far (a work dir), shown when not 0.
+  void SetDisk(uint64_t bytes) { disk_.store(bytes); }
 
  private:
   void Run();
@@ -78,6 +89,8 @@ class Progress {
   std::atomic<const char*> phase_{""};
   std::atomic<int> layer_{-1};
   std::atomic<uint64_t> done_{0};
+  std::atomic<int> tier_{0}, tiers_{0};
+  std::atomic<uint64_t> disk_{0};
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;

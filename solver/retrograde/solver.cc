@@ -1,17 +1,22 @@
 #include "solver/retrograde/solver.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <cstring>
 #include <optional>
 #include <vector>
 
 #include "absl/base/attributes.h"
 #include "absl/numeric/bits.h"
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "solver/index/layer_walker.h"
 #include "solver/parallel/parallel.h"
+#include "solver/tiers/work_dir.h"
 #include "table/compressed.h"
 
 namespace mnk {
@@ -104,6 +109,13 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
 
 }  // namespace
 
+uint64_t DefaultMemoryLimit() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return uint64_t{16} << 30;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 4 * 3;
+}
+
 uint64_t SolveBytes(const Game& game, const SolveOptions& options) {
   return BytesNeeded(
       game, PositionIndex(game), options,
@@ -112,65 +124,250 @@ uint64_t SolveBytes(const Game& game, const SolveOptions& options) {
 
 namespace {
 
+// Counts::Write/Read: the counts of a tier, nine little-endian uint64.
+constexpr size_t kCountBytes = 9 * 8;
+
+void AppendCounts(const Counts& c, std::string* out) {
+  for (uint64_t v : {c.reachable, c.terminal, c.x_wins, c.o_wins, c.full_draws,
+                     c.wins, c.draws, c.losses, c.fixed}) {
+    for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
+  }
+}
+
+Counts ReadCounts(const char* p) {
+  Counts c;
+  for (uint64_t* v : {&c.reachable, &c.terminal, &c.x_wins, &c.o_wins,
+                      &c.full_draws, &c.wins, &c.draws, &c.losses, &c.fixed}) {
+    *v = 0;
+    for (int i = 0; i < 8; ++i) {
+      *v |= uint64_t{static_cast<unsigned char>(*p++)} << (8 * i);
+    }
+  }
+  return c;
+}
+
+// What a solve's work dir is for: a resumed solve must match it.
+std::string Manifest(const Game& game, const SolveOptions& options) {
+  return absl::StrFormat(
+      "mnk solve tiers 1\ngame %s\nlayout %s\nremoteness %s\n"
+      "tier_indices %d\nforward_reachability %s\n",
+      game.spec().Name(),
+      options.compact      ? "compact"
+      : options.compressed ? "compressed"
+                           : "full",
+      options.compressed && !options.remoteness ? "no" : "yes",
+      options.tier_indices, options.forward_reachability ? "yes" : "no");
+}
+
 // One solve: the steps are the public methods, called in order by Solve().
+//
+// A tier on disk ("L<layer>-T<tier>", solver/tiers/work_dir.h), its payload:
+//   72 bytes   its Counts (AppendCounts)
+//   n bytes    the layer bytes of its n indices (value << 6 | remoteness)
+//   n bytes    full layout only: each index's best move (kNoMove: none)
+//   2n or 3n   compressed layout, even layers only: the symbols of its
+//              entries (CompressedLayerBuilder::Slice)
+// and "reachable" (gravity) holds the forward pass's bitmap, one bit an index.
 class LayeredSolver {
  public:
-  LayeredSolver(const SolveOptions& options, Solution& solution)
+  LayeredSolver(const SolveOptions& options, Solution& solution,
+                const WorkDir* work_dir, Cluster& cluster)
       : game_(solution.game),
         index_(solution.index),
         solution_(solution),
         compact_(options.compact),
         compressed_(options.compressed),
+        full_(!options.compact && !options.compressed),
         remoteness_(options.remoteness),
         forward_(!game_.reachability_is_local() ||
                  options.forward_reachability),
+        keep_(cluster.rank() == 0),
+        resume_(options.resume),
         threads_(std::max(1, options.threads)),
+        tier_indices_(std::max<uint64_t>(1, options.tier_indices)),
+        work_dir_(work_dir),
+        cluster_(cluster),
         layout_(index_),
-        progress_(options.progress, "solve " + game_.spec().Name(),
+        progress_(options.progress && keep_, "solve " + game_.spec().Name(),
                   index_.size() * (forward_ ? 2 : 1)) {
     solution_.stats.per_ply.assign(game_.cells() + 1, 0);
   }
 
   // Step 1 (gravity, or when asked): marks the reachable indices by a
   // forward pass from the empty board, layer by layer.
-  void MarkReachable() {
-    if (!forward_) return;
+  absl::Status MarkReachable() {
+    if (!forward_) return absl::OkStatus();
     reached_.assign((index_.size() + 63) / 64, 0);
+    if (resume_ && work_dir_ != nullptr) {
+      absl::StatusOr<std::string> kept = work_dir_->Get("reachable");
+      if (kept.ok() && kept->size() == reached_.size() * 8) {
+        std::memcpy(reached_.data(), kept->data(), kept->size());
+        progress_.Add(index_.size());
+        return absl::OkStatus();
+      }
+    }
     reached_[0] = 1;  // the empty board, index 0
     for (int stones = 0; stones < game_.cells(); ++stones) {
       progress_.SetPhase("marking", stones);
-      ForShapes(stones, [&](LayerWalker& walker, uint64_t i, const Position& p,
-                            Counts&) {
-        if (!IsReached(i) || game_.IsTerminal(p)) return;
-        walker.PrepareChildren();
-        for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
-          const uint64_t child = walker.Child(absl::countr_zero(s));
-          __atomic_fetch_or(&reached_[child >> 6], uint64_t{1} << (child & 63),
-                            __ATOMIC_RELAXED);
-        }
-      });
+      const int tiers = Tiers(stones);
+      for (int t = 0; t < tiers; ++t) {
+        if (!Mine(stones, t)) continue;
+        progress_.SetTier(t + 1, tiers);
+        const Range r = Tier(stones, t);
+        ForShapes(
+            stones, r.begin, r.end,
+            [&](LayerWalker& walker, uint64_t i, const Position& p, Counts&) {
+              if (!IsReached(i) || game_.IsTerminal(p)) return;
+              walker.PrepareChildren();
+              for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
+                const uint64_t child = walker.Child(absl::countr_zero(s));
+                __atomic_fetch_or(&reached_[child >> 6],
+                                  uint64_t{1} << (child & 63),
+                                  __ATOMIC_RELAXED);
+              }
+            });
+      }
+      if (cluster_.size() > 1) {
+        const uint64_t first = index_.layer_offset(stones + 1) / 64;
+        const uint64_t last = (index_.layer_offset(stones + 2) + 63) / 64;
+        cluster_.OrWords(reached_.data() + first, last - first);
+      }
     }
+    absl::Status status;
+    if (work_dir_ != nullptr && keep_) {
+      status = work_dir_->Put(
+          "reachable",
+          absl::string_view(reinterpret_cast<const char*>(reached_.data()),
+                            reached_.size() * 8));
+    }
+    return Agree(status);
   }
 
   // Step 2, for every layer from the full board down to the empty one:
   // every position's record from its children's, which are final.
-  void SolveLayer(int stones) {
+  absl::Status SolveLayer(int stones) {
     progress_.SetPhase("solving", stones);
     const uint64_t offset = index_.layer_offset(stones);
     std::vector<uint8_t> layer(index_.layer_size(stones), 0);
     std::optional<CompressedLayerBuilder> builder;
-    if (compressed_ && stones % 2 == 0) {
+    if (keep_ && compressed_ && stones % 2 == 0) {
       builder.emplace(game_, layer.size(), remoteness_);
     }
+    Counts counts;
+    absl::Status status;
+    const int tiers = Tiers(stones);
+    for (int t = 0; t < tiers && status.ok(); ++t) {
+      if (!Mine(stones, t)) continue;
+      progress_.SetTier(t + 1, tiers);
+      const Range r = Tier(stones, t);
+      if (resume_ && work_dir_ != nullptr) {
+        absl::StatusOr<std::string> kept = work_dir_->Get(TierName(stones, t));
+        if (kept.ok() && Load(stones, r, *kept, layer, builder, counts)) {
+          ++solution_.stats.tiers_loaded;
+          progress_.Add(r.count);
+          continue;
+        }
+        if (kept.status().code() != absl::StatusCode::kNotFound) {
+          ++solution_.stats.tiers_redone;
+        }
+      }
+      status = SolveTier(stones, t, r, layer, builder, counts);
+      if (work_dir_ != nullptr) ++solution_.stats.tiers_solved;
+    }
+    if (absl::Status s = Agree(status); !s.ok()) return s;
+    // The other processes' tiers, through the work dir.
+    for (int t = 0; t < tiers && status.ok(); ++t) {
+      if (Mine(stones, t)) continue;
+      absl::StatusOr<std::string> kept = work_dir_->Get(TierName(stones, t));
+      if (!kept.ok()) {
+        status = kept.status();
+      } else if (!Load(stones, Tier(stones, t), *kept, layer, builder,
+                       counts)) {
+        status = absl::DataLossError(absl::StrCat(
+            "tier ", TierName(stones, t), " in ", work_dir_->path(),
+            " has the wrong size for this solve"));
+      }
+    }
+    if (absl::Status s = Agree(status); !s.ok()) return s;
+    AddCounts(stones, counts);
+    if (keep_) StoreValues(stones, layer);
+    if (builder.has_value()) {
+      layers_[stones / 2] = builder->Encode();
+      builder.reset();
+      if (stones == 0) solution_.sections = ArrangeSections(std::move(layers_));
+    }
+    child_layer_ = std::move(layer);
+    child_offset_ = offset;
+    return absl::OkStatus();
+  }
+
+ private:
+  // A tier: shapes [begin, end) of its layer, indices [first, first + count).
+  struct Range {
+    uint64_t begin, end, first, count;
+  };
+  uint64_t ShapesPerTier(int stones) const {
+    return std::max<uint64_t>(1, tier_indices_ / index_.patterns(stones));
+  }
+  int Tiers(int stones) const {
+    const uint64_t per = ShapesPerTier(stones);
+    return static_cast<int>((index_.shapes(stones) + per - 1) / per);
+  }
+  Range Tier(int stones, int t) const {
+    const uint64_t per = ShapesPerTier(stones);
+    const uint64_t begin = t * per;
+    const uint64_t end = std::min(index_.shapes(stones), begin + per);
+    const uint64_t patterns = index_.patterns(stones);
+    return {begin, end, index_.layer_offset(stones) + begin * patterns,
+            (end - begin) * patterns};
+  }
+  // Tier t of layer `stones` belongs to process (t + stones) % size(): small
+  // layers, one tier each, go round the processes too.
+  bool Mine(int stones, int t) const {
+    return (t + stones) % cluster_.size() == cluster_.rank();
+  }
+  static std::string TierName(int stones, int t) {
+    return absl::StrFormat("L%02d-T%06d", stones, t);
+  }
+  // Every process's status agreed on: this one's error, or kAborted when
+  // another process stopped.
+  absl::Status Agree(const absl::Status& status) {
+    if (cluster_.AllOk(status.ok())) return absl::OkStatus();
+    if (!status.ok()) return status;
+    return absl::AbortedError("another process of the solve stopped");
+  }
+
+  // Solves tier t of layer `stones` into `layer` (and the records or
+  // `builder` this process keeps), then writes it to the work dir.
+  absl::Status SolveTier(int stones, int t, const Range& r,
+                         std::vector<uint8_t>& layer,
+                         std::optional<CompressedLayerBuilder>& builder,
+                         Counts& counts) {
+    const uint64_t offset = index_.layer_offset(stones);
+    const bool save = work_dir_ != nullptr;
+    // Symbols go to the layer's builder when this process keeps one, else
+    // (another rank's share, to be written) to one for this tier.
+    std::optional<CompressedLayerBuilder> own;
+    CompressedLayerBuilder* stored = builder.has_value() ? &*builder : nullptr;
+    uint64_t stored_base = offset;
+    if (stored == nullptr && save && compressed_ && stones % 2 == 0) {
+      own.emplace(game_, r.count, remoteness_);
+      stored = &*own;
+      stored_base = r.first;
+    }
+    std::vector<uint8_t> moves(save && full_ ? r.count : 0, kNoMove);
     // Copies: byte stores could alias the vector and the members, which
     // would then be reloaded for every position.
     uint8_t* const bytes = layer.data();
-    const Counts counts = ForShapes(
-        stones,
-        [&, bytes, offset, game = &game_, forward = forward_,
+    uint8_t* const tier_moves = moves.empty() ? nullptr : moves.data();
+    const uint64_t first = r.first;
+    const Counts tier_counts = ForShapes(
+        stones, r.begin, r.end,
+        [&, bytes, offset, first, stored_base, tier_moves, game = &game_,
+         forward = forward_,
          details = solution_.records.size() == 0 ? nullptr : &solution_.records,
-         stored = builder.has_value() ? &*builder : nullptr](
-            LayerWalker& walker, uint64_t i, const Position& p, Counts& c) {
+         stored](LayerWalker& walker, uint64_t i, const Position& p,
+                 Counts& c) {
           std::optional<Value> end;
           const bool reachable =
               forward ? IsReached(i)
@@ -184,43 +381,81 @@ class LayeredSolver {
           const uint8_t byte = SolvePosition(walker, p, end, c, &move);
           bytes[i - offset] = byte;
           if (details != nullptr) details->SetDetails(i, byte, move);
+          if (tier_moves != nullptr) {
+            tier_moves[i - first] = static_cast<uint8_t>(move);
+          }
           // Compressed: canonical positions not over (table/compressed.h).
           if (stored != nullptr && move != kNoMove && game->Canonical(p) == p) {
-            stored->Set(i - offset, static_cast<Value>(byte >> kRemotenessBits),
+            stored->Set(i - stored_base,
+                        static_cast<Value>(byte >> kRemotenessBits),
                         byte & kMaxRemoteness, move);
           }
         });
-    AddCounts(stones, counts);
-    StoreValues(stones, layer);
-    if (builder.has_value()) {
-      layers_[stones / 2] = builder->Encode();
-      builder.reset();
-      if (stones == 0) solution_.sections = ArrangeSections(std::move(layers_));
+    counts.Add(tier_counts);
+    if (!save) return absl::OkStatus();
+    std::string payload;
+    AppendCounts(tier_counts, &payload);
+    payload.append(reinterpret_cast<const char*>(bytes) + (r.first - offset),
+                   r.count);
+    if (full_) payload.append(moves.begin(), moves.end());
+    if (stored != nullptr) {
+      payload += stored->Slice(r.first - stored_base, r.count);
     }
-    child_layer_ = std::move(layer);
-    child_offset_ = offset;
+    absl::Status s = work_dir_->Put(TierName(stones, t), payload);
+    progress_.SetDisk(work_dir_->bytes_written());
+    return s;
   }
 
- private:
+  // Takes a tier from its payload (SolveTier wrote it); false when its size
+  // does not fit this solve.
+  bool Load(int stones, const Range& r, absl::string_view payload,
+            std::vector<uint8_t>& layer,
+            std::optional<CompressedLayerBuilder>& builder, Counts& counts) {
+    const bool symbols = compressed_ && stones % 2 == 0;
+    const uint64_t per_index =
+        1 + (full_ ? 1 : 0) + (symbols ? (remoteness_ ? 3 : 2) : 0);
+    if (payload.size() != kCountBytes + per_index * r.count) return false;
+    const uint64_t offset = index_.layer_offset(stones);
+    const char* p = payload.data();
+    counts.Add(ReadCounts(p));
+    p += kCountBytes;
+    std::memcpy(layer.data() + (r.first - offset), p, r.count);
+    const uint8_t* tier_bytes = reinterpret_cast<const uint8_t*>(p);
+    p += r.count;
+    if (full_ && solution_.records.size() > 0) {
+      const uint8_t* moves = reinterpret_cast<const uint8_t*>(p);
+      for (uint64_t j = 0; j < r.count; ++j) {
+        solution_.records.SetDetails(r.first + j, tier_bytes[j], moves[j]);
+      }
+    }
+    if (full_) p += r.count;
+    if (symbols && builder.has_value()) {
+      builder->Fill(r.first - offset, r.count,
+                    absl::string_view(p, payload.data() + payload.size() - p));
+    }
+    return true;
+  }
   bool IsReached(uint64_t i) const {
     // Words at a layer's edge are shared with the layer being marked.
     return __atomic_load_n(&reached_[i >> 6], __ATOMIC_RELAXED) >> (i & 63) & 1;
   }
 
-  // Runs visit(walker, index, position, counts) over every position of a
-  // layer, in chunks of shapes shared out among the threads.
+  // Runs visit(walker, index, position, counts) over every position of
+  // shapes [first_shape, end_shape) of a layer, in chunks of shapes shared out
+  // among the threads.
   template <typename Visit>
-  Counts ForShapes(int stones, Visit&& visit) {
+  Counts ForShapes(int stones, uint64_t first_shape, uint64_t end_shape,
+                   Visit&& visit) {
     const uint64_t patterns = index_.patterns(stones);
     // About 64K positions a chunk; small layers run on the calling thread.
     const uint64_t chunk =
         std::max<uint64_t>(1, (uint64_t{1} << 16) / patterns);
     std::vector<Counts> counts(threads_);
-    ParallelChunks(index_.shapes(stones), chunk, threads_,
+    ParallelChunks(end_shape - first_shape, chunk, threads_,
                    [&](uint64_t begin, uint64_t end, int worker) {
                      LayerWalker walker(game_, index_, stones);
                      Counts& mine = counts[worker];
-                     walker.Walk(begin, end,
+                     walker.Walk(first_shape + begin, first_shape + end,
                                  [&](uint64_t i, const Position& p) {
                                    visit(walker, i, p, mine);
                                  });
@@ -331,9 +566,15 @@ class LayeredSolver {
   Solution& solution_;
   const bool compact_;
   const bool compressed_;
+  const bool full_;
   const bool remoteness_;
   const bool forward_;
+  const bool keep_;  // this process keeps records, sections and stats
+  const bool resume_;
   const int threads_;
+  const uint64_t tier_indices_;
+  const WorkDir* const work_dir_;  // null: nothing is written
+  Cluster& cluster_;
   const CompactLayout layout_;
   Progress progress_;
   std::vector<uint64_t> reached_;     // forward pass: one bit an index
@@ -361,13 +602,51 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
         options.max_bytes / 1073741824.0,
         options.compact ? "" : " (the compact layout needs less)"));
   }
-  Solution solution(game, options.compact,
-                    !options.compact && !options.compressed);
+  Cluster alone;
+  Cluster& cluster = options.cluster != nullptr ? *options.cluster : alone;
+  if (cluster.size() > 1 && options.work_dir.empty()) {
+    return absl::InvalidArgumentError(
+        "a solve shared among processes needs a work dir that all of them "
+        "can reach (--work-dir)");
+  }
+  // Rank 0 opens the work dir first (writing its manifest); the others then
+  // join it.
+  std::optional<WorkDir> work_dir;
+  if (!options.work_dir.empty()) {
+    const std::string manifest = Manifest(game, options);
+    absl::Status status;
+    if (cluster.rank() == 0) {
+      absl::StatusOr<WorkDir> opened =
+          WorkDir::Open(options.work_dir, manifest, options.resume);
+      status = opened.status();
+      if (opened.ok()) work_dir.emplace(*std::move(opened));
+    }
+    if (!cluster.AllOk(status.ok())) {
+      return status.ok()
+                 ? absl::AbortedError("process 0 could not open the work dir")
+                 : status;
+    }
+    if (cluster.rank() != 0) {
+      absl::StatusOr<WorkDir> opened =
+          WorkDir::Open(options.work_dir, manifest, /*resume=*/true);
+      status = opened.status();
+      if (opened.ok()) work_dir.emplace(*std::move(opened));
+    }
+    if (!cluster.AllOk(status.ok())) {
+      return status.ok() ? absl::AbortedError(
+                               "another process could not open the work dir")
+                         : status;
+    }
+  }
+  const bool keep = cluster.rank() == 0;
+  Solution solution(game, keep && options.compact,
+                    keep && !options.compact && !options.compressed);
   {
-    LayeredSolver solver(options, solution);
-    solver.MarkReachable();
+    LayeredSolver solver(options, solution,
+                         work_dir.has_value() ? &*work_dir : nullptr, cluster);
+    if (absl::Status s = solver.MarkReachable(); !s.ok()) return s;
     for (int stones = game.cells(); stones >= 0; --stones) {
-      solver.SolveLayer(stones);
+      if (absl::Status s = solver.SolveLayer(stones); !s.ok()) return s;
     }
   }
   solution.stats.seconds =

@@ -18,6 +18,12 @@
 // the empty board marks the reachable ones first), the primitive outcome of
 // finished games, the legal moves. Normal and misère games alike.
 //
+// Tiers. Each layer is cut into tiers, runs of whole shapes (about
+// options.tier_indices indices each). With a work dir every solved tier is
+// written there (its layer bytes, counts, and what the layout keeps), so a
+// killed solve resumes from the tiers done, and MPI ranks share a layer's
+// tiers out. The table is the same bytes however the tiers fell.
+//
 // Best move policy (PolicyScore in table/record.h): best value for the side
 // to move, then the fewest plies to a win or the most plies to a loss, then
 // the lowest cell index.
@@ -34,6 +40,24 @@
 #include "table/record.h"
 
 namespace mnk {
+
+// The processes a solve is shared among: this one alone unless
+// //solver:solve_mpi gives one over MPI. Tier t of layer L is solved by
+// process (t + L) % size(); the processes meet after each layer, exchanging
+// the tiers through the work dir.
+class Cluster {
+ public:
+  virtual ~Cluster() = default;
+  virtual int rank() const { return 0; }
+  virtual int size() const { return 1; }
+  // A meeting point: true on every process when `ok` is true on every one.
+  virtual bool AllOk(bool ok) { return ok; }
+  // ORs words[0, count) over all processes, in place.
+  virtual void OrWords(uint64_t* /*words*/, size_t /*count*/) {}
+};
+
+// 3/4 of this machine's physical memory: the default --memory.
+uint64_t DefaultMemoryLimit();
 
 struct SolveOptions {
   int threads = 2;
@@ -53,6 +77,18 @@ struct SolveOptions {
   bool remoteness = true;
   // Refuses games whose records would take more memory than this.
   uint64_t max_bytes = uint64_t{16} << 30;
+  // Keeps every solved tier in this directory (solver/tiers/work_dir.h);
+  // empty: nothing is written.
+  std::string work_dir = "";
+  // Trusts the tiers found in work_dir (each checked first; a damaged one is
+  // solved again) instead of refusing a directory in use.
+  bool resume = false;
+  // A tier is a run of whole shapes of one layer with about this many
+  // indices (at least one shape). Changes the work dir, never the table.
+  uint64_t tier_indices = uint64_t{1} << 24;
+  // Null: this process alone. Otherwise work_dir is required, and only rank
+  // 0 keeps records and statistics.
+  Cluster* cluster = nullptr;
 };
 
 struct SolveStats {
@@ -70,6 +106,9 @@ struct SolveStats {
   Value start_value = Value::kUnreachable;
   int start_remoteness = 0;
   double seconds = 0;
+  // Tiers this process solved, took from the work dir, and found damaged
+  // there (so solved again).
+  uint64_t tiers_solved = 0, tiers_loaded = 0, tiers_redone = 0;
 };
 
 struct Solution {
@@ -88,7 +127,8 @@ struct Solution {
 };
 
 // Solves `game` completely. kResourceExhausted when the records would need
-// more than options.max_bytes.
+// more than options.max_bytes, or the work dir's disk is full; the errors of
+// WorkDir::Open for a work dir in use or of another solve.
 //
 // Memory: full records take 2.25 bytes an index; compact ones 0.2 bytes an
 // even-layer index; either way plus one byte a position of the two widest

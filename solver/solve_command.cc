@@ -1,0 +1,382 @@
+#include "solver/solve_command.h"
+
+#include <signal.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "nlohmann/json.hpp"
+#include "solver/game/game.h"
+#include "solver/retrograde/solver.h"
+#include "table/table.h"
+
+ABSL_FLAG(int, width, 3, "board width m (columns)");
+ABSL_FLAG(int, height, 3, "board height n (rows)");
+ABSL_FLAG(int, k, 3, "stones in a row that win");
+ABSL_FLAG(bool, gravity, false, "stones drop to the lowest empty cell");
+ABSL_FLAG(bool, misere, false, "misère: whoever completes k in a row loses");
+ABSL_FLAG(std::string, out, "", "write the table to this file");
+ABSL_FLAG(bool, json, false, "print the summary as one JSON object");
+ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
+ABSL_FLAG(int, threads, 0, "worker threads (0: one per core)");
+ABSL_FLAG(std::string, layout, "auto",
+          "table layout: full (value, remoteness and best move of every "
+          "position), compact (values of positions with X to move, 1.6 bits "
+          "each), compressed (value, best move and remoteness of canonical "
+          "positions with X to move, run-length coded), or auto (full up to "
+          "64 MiB, else compressed, else compact when memory is short)");
+ABSL_FLAG(std::string, memory, "",
+          "the most memory the solve may use, in bytes or with a suffix K, M, "
+          "G or T (powers of 1024), e.g. 12G; default 3/4 of this machine's "
+          "memory");
+ABSL_FLAG(std::string, work_dir, "",
+          "keep every solved tier in this directory (created if missing), so "
+          "that --resume can continue a run that was stopped");
+ABSL_FLAG(bool, resume, false,
+          "continue the solve kept in --work-dir (same game and options): "
+          "tiers found there whole are not solved again");
+ABSL_FLAG(int64_t, tier_indices, int64_t{1} << 24,
+          "indices a tier holds (at least one shape); changes the work dir's "
+          "files, never the table");
+ABSL_FLAG(std::string, remoteness, "",
+          "yes or no: whether a compressed table keeps remoteness (default "
+          "yes; only with --layout=compressed)");
+
+namespace mnk {
+namespace {
+
+// --layout=auto writes full tables up to this size.
+constexpr uint64_t kAutoFullBytes = uint64_t{64} << 20;
+
+// Compressed tables: the bytes of each kind of section.
+struct SectionBytes {
+  uint64_t values = 0, moves = 0, remoteness = 0;
+};
+
+std::string Summary(const Solution& s, uint64_t table_bytes,
+                    const std::string& out, const char* layout) {
+  const SolveStats& st = s.stats;
+  std::string text = absl::StrFormat(
+      "game        %s (%dx%d, %d in a row %s%s)\n"
+      "start       %s for X, the first player, in %d plies\n"
+      "reachable   %d positions, %d terminal (%d won by X, %d won by O, %d "
+      "drawn); %d up to symmetry\n"
+      "by ply      %s\n"
+      "by value    %d wins, %d draws, %d losses for the side to move\n",
+      s.game.spec().Name(), s.game.width(), s.game.height(), s.game.spec().k,
+      s.game.spec().misere ? "loses" : "wins",
+      s.game.spec().gravity ? ", gravity" : "", ValueName(st.start_value),
+      st.start_remoteness, st.reachable, st.terminal, st.x_wins, st.o_wins,
+      st.full_draws, st.canonical, absl::StrJoin(st.per_ply, " "), st.wins,
+      st.draws, st.losses);
+  absl::StrAppendFormat(
+      &text,
+      "table       %s layout, %d bytes, %.2f bits per reachable position%s\n",
+      layout, table_bytes, 8.0 * table_bytes / st.reachable,
+      out.empty() ? "" : absl::StrCat(", written to ", Printable(out)));
+  absl::StrAppendFormat(&text, "time        %.6f s\n", st.seconds);
+  return text;
+}
+
+std::string Json(const Solution& s, uint64_t table_bytes, const char* layout,
+                 const SectionBytes& sections) {
+  const SolveStats& st = s.stats;
+  const GameSpec& spec = s.game.spec();
+  nlohmann::ordered_json j = {
+      {"game",
+       {{"width", spec.width},
+        {"height", spec.height},
+        {"k", spec.k},
+        {"gravity", spec.gravity},
+        {"misere", spec.misere}}},
+      {"start_value", std::string(ValueName(st.start_value))},
+      {"start_remoteness", st.start_remoteness},
+      {"reachable", st.reachable},
+      {"canonical", st.canonical},
+      {"symmetries", s.game.symmetries().size()},
+      {"terminal", st.terminal},
+      {"terminal_by_outcome",
+       {{"x_wins", st.x_wins},
+        {"o_wins", st.o_wins},
+        {"draws", st.full_draws}}},
+      {"by_ply", st.per_ply},
+      {"by_value", {{"win", st.wins}, {"draw", st.draws}, {"loss", st.losses}}},
+      {"indices", s.index.size()},
+      {"layout", layout},
+      {"table_bytes", table_bytes},
+      {"bits_per_position", 8.0 * table_bytes / st.reachable},
+      {"seconds", st.seconds},
+  };
+  if (st.tiers_solved + st.tiers_loaded > 0) {
+    j["tiers"] = {{"solved", st.tiers_solved},
+                  {"loaded", st.tiers_loaded},
+                  {"redone", st.tiers_redone}};
+  }
+  if (sections.values > 0) {
+    j["section_bits_per_position"] = {
+        {"values", 8.0 * sections.values / st.reachable},
+        {"moves", 8.0 * sections.moves / st.reachable},
+        {"remoteness", 8.0 * sections.remoteness / st.reachable}};
+  }
+  return j.dump() + "\n";
+}
+
+constexpr int kUsage = 1, kBadOut = 3, kMemory = 4, kWorkDir = 5, kOutput = 6;
+constexpr int kMaxThreads = 256;
+
+// The process's name in messages: "solve", or "solve (rank 2)" under MPI.
+std::string program_name = "solve";
+
+int Fail(int code, absl::string_view message) {
+  std::fprintf(stderr, "%s: %.*s\n", program_name.c_str(),
+               static_cast<int>(message.size()), message.data());
+  return code;
+}
+
+// "12G" -> 12 << 30; plain digits are bytes.
+absl::StatusOr<uint64_t> ParseBytes(absl::string_view text) {
+  uint64_t shift = 0;
+  absl::string_view digits = text;
+  if (!digits.empty()) {
+    switch (digits.back()) {
+      case 'K':
+      case 'k':
+        shift = 10;
+        break;
+      case 'M':
+      case 'm':
+        shift = 20;
+        break;
+      case 'G':
+      case 'g':
+        shift = 30;
+        break;
+      case 'T':
+      case 't':
+        shift = 40;
+        break;
+      default:
+        break;
+    }
+    if (shift > 0) digits.remove_suffix(1);
+  }
+  uint64_t n = 0;
+  if (digits.empty() || !absl::SimpleAtoi(digits, &n) || digits[0] == '-' ||
+      digits[0] == '+' || n == 0 || n > (~uint64_t{0} >> shift)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--memory=", Printable(std::string(text)),
+        ": expected a positive number of bytes, optionally with K, M, G or T "
+        "(e.g. 12G)"));
+  }
+  return n << shift;
+}
+
+// SIGINT / SIGTERM: no half-written temporary file is left behind.
+void OnSignal(int signal) {
+  RemovePendingTempFile();
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
+int Main(Cluster& cluster) {
+  const bool lead = cluster.rank() == 0;
+  const GameSpec spec{absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
+                      absl::GetFlag(FLAGS_k), absl::GetFlag(FLAGS_gravity),
+                      absl::GetFlag(FLAGS_misere)};
+  absl::StatusOr<Game> game = Game::Create(spec);
+  if (!game.ok()) return Fail(kUsage, game.status().message());
+  const std::string layout = absl::GetFlag(FLAGS_layout);
+  if (layout != "auto" && layout != "full" && layout != "compact" &&
+      layout != "compressed") {
+    return Fail(kUsage,
+                absl::StrCat("--layout=", Printable(layout),
+                             ": expected auto, full, compact or compressed"));
+  }
+  const std::string remoteness = absl::GetFlag(FLAGS_remoteness);
+  if (!remoteness.empty() && remoteness != "yes" && remoteness != "no") {
+    return Fail(kUsage, absl::StrCat("--remoteness=", Printable(remoteness),
+                                     ": expected yes or no"));
+  }
+  if (!remoteness.empty() && layout != "compressed") {
+    return Fail(kUsage,
+                "--remoteness applies to --layout=compressed only: full "
+                "tables always keep remoteness, compact ones never do");
+  }
+  // auto: a full table while it is small (a probe is one load, tens of
+  // nanoseconds), the compressed layout past that (10 to 30 times smaller).
+  bool compressed =
+      layout == "compressed" ||
+      (layout == "auto" &&
+       TableFileSize(PositionIndex(*game).size()) > kAutoFullBytes);
+  const bool keep_remoteness = remoteness != "no";
+  const int threads = absl::GetFlag(FLAGS_threads);
+  if (threads < 0 || threads > kMaxThreads) {
+    return Fail(kUsage,
+                absl::StrCat("--threads=", threads,
+                             ": expected 0 (one per core) to ", kMaxThreads));
+  }
+  const std::string out = absl::GetFlag(FLAGS_out);
+  uint64_t memory = DefaultMemoryLimit();
+  if (const std::string m = absl::GetFlag(FLAGS_memory); !m.empty()) {
+    absl::StatusOr<uint64_t> parsed = ParseBytes(m);
+    if (!parsed.ok()) return Fail(kUsage, parsed.status().message());
+    memory = *parsed;
+  }
+  const std::string work_dir = absl::GetFlag(FLAGS_work_dir);
+  const bool resume = absl::GetFlag(FLAGS_resume);
+  if (resume && work_dir.empty()) {
+    return Fail(kUsage, "--resume needs the --work-dir of the solve to resume");
+  }
+  const int64_t tier_indices = absl::GetFlag(FLAGS_tier_indices);
+  if (tier_indices < 1) {
+    return Fail(kUsage, absl::StrCat("--tier_indices=", tier_indices,
+                                     ": expected a positive number"));
+  }
+  // A table that cannot be written is found out before the solve, not after.
+  if (!out.empty() && lead) {
+    if (absl::Status s = CheckTableTarget(out); !s.ok()) {
+      return Fail(kBadOut, s.message());
+    }
+  }
+  SolveOptions options;
+  options.compact = layout == "compact";
+  options.compressed = compressed;
+  options.remoteness = keep_remoteness;
+  options.threads =
+      threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+  options.progress = !absl::GetFlag(FLAGS_quiet);
+  options.max_bytes = memory;
+  options.work_dir = work_dir;
+  options.resume = resume;
+  options.tier_indices = static_cast<uint64_t>(tier_indices);
+  options.cluster = &cluster;
+  // auto: compact when the compressed solve would not fit.
+  if (layout == "auto" && SolveBytes(*game, options) > memory) {
+    options.compact = true;
+    options.compressed = false;
+  }
+  if (const uint64_t need = SolveBytes(*game, options); need > memory) {
+    return Fail(kMemory,
+                absl::StrFormat(
+                    "solving %s needs %.2f GiB; the limit is %.2f "
+                    "GiB (--memory)%s",
+                    spec.Name(), need / 1073741824.0, memory / 1073741824.0,
+                    options.compact ? "" : "; --layout=compact needs less"));
+  }
+  absl::StatusOr<Solution> solution = Solve(*game, options);
+  if (!solution.ok()) {
+    const absl::StatusCode code = solution.status().code();
+    if (code == absl::StatusCode::kInvalidArgument ||
+        code == absl::StatusCode::kAlreadyExists ||
+        code == absl::StatusCode::kFailedPrecondition) {
+      return Fail(kUsage, solution.status().message());
+    }
+    return Fail(kWorkDir,
+                absl::StrCat(
+                    solution.status().message(),
+                    work_dir.empty()
+                        ? ""
+                        : absl::StrCat("; the tiers done are kept in ",
+                                       work_dir, ": run again with --resume")));
+  }
+  // Other processes of an MPI solve: rank 0 writes and reports.
+  if (!lead) return 0;
+  const bool compact = options.compact;
+  compressed = options.compressed;
+  const char* layout_name = compact      ? "compact"
+                            : compressed ? "compressed"
+                                         : "full";
+  uint64_t bytes = compact ? CompactTableFileSize(solution->index)
+                           : TableFileSize(solution->index.size());
+  SectionBytes sections;
+  std::string compressed_bytes;
+  if (compressed) {
+    // Sections come values, moves, remoteness: one of each kind a layer.
+    const size_t layers = game->cells() / 2 + 1;
+    uint64_t* kinds[3] = {&sections.values, &sections.moves,
+                          &sections.remoteness};
+    for (size_t i = 0; i < solution->sections.size(); ++i) {
+      *kinds[i / layers] += solution->sections[i].size();
+    }
+    compressed_bytes = SerializeCompressedTable(
+        spec, solution->sections, solution->stats.reachable, keep_remoteness);
+    solution->sections.clear();
+    bytes = compressed_bytes.size();
+  }
+  if (!out.empty()) {
+    const absl::Status written =
+        compact      ? WriteCompactTable(out, spec, solution->compact,
+                                         solution->stats.reachable)
+        : compressed ? WriteSerializedTable(out, compressed_bytes)
+                     : WriteTable(out, spec, solution->records.view(),
+                                  solution->stats.reachable);
+    if (!written.ok()) return Fail(kBadOut, written.message());
+  }
+  const std::string report = absl::GetFlag(FLAGS_json)
+                                 ? Json(*solution, bytes, layout_name, sections)
+                                 : Summary(*solution, bytes, out, layout_name);
+  if (std::fputs(report.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
+    return Fail(kOutput, absl::StrCat("cannot write the summary to standard "
+                                      "output: ",
+                                      std::strerror(errno)));
+  }
+  return 0;
+}
+
+}  // namespace
+
+int RunSolve(int argc, char** argv, Cluster& cluster) {
+  if (cluster.size() > 1) {
+    program_name = absl::StrCat("solve (rank ", cluster.rank(), ")");
+  }
+  absl::SetProgramUsageMessage(
+      "solves an m,n,k game completely: solve --width=3 --height=3 --k=3 "
+      "[--gravity] [--misere] [--out=FILE] [--json] [--quiet] "
+      "[--work-dir=DIR [--resume]] [--memory=BYTES]");
+  // Flag names take '-' for '_' (--work-dir is --work_dir).
+  std::vector<std::string> normalized(argv, argv + argc);
+  std::vector<char*> args;
+  for (std::string& arg : normalized) {
+    if (absl::StartsWith(arg, "--")) {
+      const size_t end = std::min(arg.find('='), arg.size());
+      std::replace(arg.begin() + 2, arg.begin() + end, '-', '_');
+    }
+    args.push_back(arg.data());
+  }
+  const std::vector<char*> rest =
+      absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
+  if (rest.size() > 1) {
+    return Fail(kUsage, absl::StrCat("unexpected argument '",
+                                     Printable(rest[1]), "'; see --help"));
+  }
+  // Write errors are reported, not signals: a closed pipe is EPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGXFSZ, SIG_IGN);
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  try {
+    return Main(cluster);
+  } catch (const std::bad_alloc&) {
+    return Fail(kMemory, "out of memory");
+  } catch (const std::system_error& e) {
+    return Fail(kMemory, absl::StrCat("cannot start threads: ", e.what()));
+  }
+}
+
+}  // namespace mnk

@@ -1,0 +1,79 @@
+// A solve's work dir: every solved tier kept on disk, compressed and
+// checksummed, so that a killed solve resumes where it stopped and several
+// processes (MPI ranks, solver/solve_mpi_main.cc) share their results.
+//
+//   absl::StatusOr<mnk::WorkDir> dir =
+//       mnk::WorkDir::Open("/tmp/work", "game 4,4,3g\nlayout full\n",
+//                          /*resume=*/false);
+//   dir->Put("L07-T000003", bytes);                 // atomic: tmp + rename
+//   absl::StatusOr<std::string> back = dir->Get("L07-T000003");
+//
+// The directory holds a manifest (what is being solved, with which options:
+// a resumed solve must match it exactly) and one file per tier. A file is
+// written to "<name>.tmp.<pid>" and renamed when complete, so a file under
+// its own name was written whole; it is still checked before it is trusted.
+// Temporary files a killed run left are removed when the dir is resumed.
+// A tier file, byte by byte (integers little-endian):
+//
+//   0   8  magic "MNKTIER1"
+//   8   8  FNV-1a hash of the manifest: tiers of another solve are refused
+//   16  8  payload size, uncompressed
+//   24  8  compressed size c
+//   32  4  CRC-32 of bytes 0-31 and of the c bytes that follow
+//   36  c  the payload, one zstd frame (with zstd's own content checksum)
+//
+// Get() answers kNotFound for a missing file and kDataLoss for one that
+// fails a check: the caller solves that tier again.
+#ifndef MNK_SOLVER_TIERS_WORK_DIR_H_
+#define MNK_SOLVER_TIERS_WORK_DIR_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace mnk {
+
+class WorkDir {
+ public:
+  // Opens `path` (created when missing) for the solve `manifest` describes.
+  // Without `resume` the directory must hold no manifest yet (kAlreadyExists
+  // otherwise: tiers there would be overwritten); with it, the manifest there
+  // must equal `manifest` (kFailedPrecondition otherwise). Several processes
+  // may open one directory: the first writes the manifest.
+  static absl::StatusOr<WorkDir> Open(const std::string& path,
+                                      const std::string& manifest, bool resume);
+
+  // Writes `payload` as tier `name` (letters, digits, '-' only), replacing
+  // any file of that name. kResourceExhausted when the disk is full,
+  // kInternal for other write errors; either way no file of that name is left
+  // half-written.
+  absl::Status Put(const std::string& name, absl::string_view payload) const;
+  // The payload of tier `name`: kNotFound, or kDataLoss when the file is
+  // damaged, cut short or from another solve.
+  absl::StatusOr<std::string> Get(const std::string& name) const;
+  bool Has(const std::string& name) const;
+
+  const std::string& path() const { return path_; }
+  // Bytes this process wrote into the directory so far.
+  uint64_t bytes_written() const { return written_->load(); }
+
+ private:
+  WorkDir(std::string path, uint64_t hash)
+      : path_(std::move(path)),
+        hash_(hash),
+        written_(std::make_shared<std::atomic<uint64_t>>(0)) {}
+  std::string FileName(const std::string& name) const;
+
+  std::string path_;
+  uint64_t hash_;
+  std::shared_ptr<std::atomic<uint64_t>> written_;
+};
+
+}  // namespace mnk
+
+#endif  // MNK_SOLVER_TIERS_WORK_DIR_H_

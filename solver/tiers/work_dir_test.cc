@@ -1,0 +1,117 @@
+#include "solver/tiers/work_dir.h"
+
+#include <sys/resource.h>
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace mnk {
+namespace {
+
+std::string FreshDir(const std::string& name) {
+  const std::string dir = std::string(getenv("TEST_TMPDIR")) + "/" + name;
+  EXPECT_EQ(std::system(("rm -rf '" + dir + "'").c_str()), 0);
+  return dir;
+}
+
+std::string Slurp(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void Spit(const std::string& file, const std::string& bytes) {
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+TEST(WorkDirTest, KeepsWhatItIsGiven) {
+  const std::string path = FreshDir("roundtrip");
+  absl::StatusOr<WorkDir> dir = WorkDir::Open(path, "game 3,3,3\n", false);
+  ASSERT_TRUE(dir.ok()) << dir.status();
+  std::string payload(100000, 'x');
+  payload[12345] = '\0';
+  ASSERT_TRUE(dir->Put("L03-T000001", payload).ok());
+  EXPECT_TRUE(dir->Has("L03-T000001"));
+  EXPECT_FALSE(dir->Has("L03-T000002"));
+  absl::StatusOr<std::string> back = dir->Get("L03-T000001");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, payload);
+  EXPECT_GT(dir->bytes_written(), 36u);
+  EXPECT_LT(dir->bytes_written(), 1000u);  // 100,000 x's compress well
+  EXPECT_EQ(dir->Get("L03-T000002").status().code(),
+            absl::StatusCode::kNotFound);
+  // An empty payload is a tier too (a layer with nothing reachable).
+  ASSERT_TRUE(dir->Put("empty", "").ok());
+  EXPECT_EQ(*dir->Get("empty"), "");
+}
+
+TEST(WorkDirTest, RefusesAnotherSolveAndAnUnaskedResume) {
+  const std::string path = FreshDir("manifest");
+  ASSERT_TRUE(WorkDir::Open(path, "game 3,3,3\n", false).ok());
+  EXPECT_EQ(WorkDir::Open(path, "game 3,3,3\n", false).status().code(),
+            absl::StatusCode::kAlreadyExists);
+  const absl::Status other = WorkDir::Open(path, "game 4,4,4\n", true).status();
+  EXPECT_EQ(other.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(other.message().find("game 3,3,3"), std::string::npos) << other;
+  EXPECT_TRUE(WorkDir::Open(path, "game 3,3,3\n", true).ok());
+  const std::string file = FreshDir("a-file");
+  Spit(file, "x");
+  EXPECT_EQ(WorkDir::Open(file, "m\n", false).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(WorkDirTest, NeverTrustsADamagedTier) {
+  const std::string path = FreshDir("damaged");
+  WorkDir dir = *WorkDir::Open(path, "game 3,3,3\n", false);
+  ASSERT_TRUE(dir.Put("t", std::string(5000, 'y') + "end").ok());
+  const std::string file = path + "/t.tier";
+  const std::string good = Slurp(file);
+  for (size_t at :
+       {size_t{3}, size_t{10}, size_t{20}, size_t{33}, good.size() - 1}) {
+    std::string bad = good;
+    bad[at] ^= 0x10;
+    Spit(file, bad);
+    EXPECT_EQ(dir.Get("t").status().code(), absl::StatusCode::kDataLoss)
+        << "byte " << at;
+  }
+  Spit(file, good.substr(0, good.size() - 2));
+  EXPECT_EQ(dir.Get("t").status().code(), absl::StatusCode::kDataLoss);
+  Spit(file, good.substr(0, 20));
+  EXPECT_EQ(dir.Get("t").status().code(), absl::StatusCode::kDataLoss);
+  // A tier of another solve, copied in, is not this solve's.
+  const std::string other_path = FreshDir("other");
+  WorkDir other = *WorkDir::Open(other_path, "game 4,4,4\n", false);
+  ASSERT_TRUE(other.Put("t", "something").ok());
+  Spit(file, Slurp(other_path + "/t.tier"));
+  const absl::Status s = dir.Get("t").status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(s.message().find("another solve"), std::string::npos) << s;
+  Spit(file, good);
+  EXPECT_TRUE(dir.Get("t").ok());
+}
+
+TEST(WorkDirTest, AFullDiskIsResourceExhaustedAndLeavesNoFile) {
+  const std::string path = FreshDir("full");
+  WorkDir dir = *WorkDir::Open(path, "game 3,3,3\n", false);
+  // A file-size limit stands in for a full disk (EFBIG, as ENOSPC).
+  std::signal(SIGXFSZ, SIG_IGN);
+  rlimit old;
+  getrlimit(RLIMIT_FSIZE, &old);
+  rlimit small = old;
+  small.rlim_cur = 100;
+  setrlimit(RLIMIT_FSIZE, &small);
+  std::string incompressible;
+  for (int i = 0; i < 5000; ++i)
+    incompressible += static_cast<char>(i * 7919 % 251);
+  const absl::Status s = dir.Put("big", incompressible);
+  setrlimit(RLIMIT_FSIZE, &old);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_FALSE(dir.Has("big"));
+  EXPECT_NE(std::system(("ls '" + path + "' | grep -q tmp").c_str()), 0);
+}
+
+}  // namespace
+}  // namespace mnk

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# End to end for solves in tiers: a work dir changes nothing in the table;
+# a solve killed with SIGKILL at random moments and resumed, again and again,
+# writes the same bytes as one uninterrupted solve; a damaged tier is solved
+# again, never trusted; MPI (mpirun -np 3 solve_mpi, on loopback) writes the
+# same bytes as one process, for boards with and without gravity and every
+# layout; and the errors: a work dir in use, of another solve, a full disk,
+# too little memory.
+set -u
+SOLVE="$TEST_SRCDIR/mnk/solver/solve"
+SOLVE_MPI="$TEST_SRCDIR/mnk/solver/solve_mpi"
+JSON="$TEST_SRCDIR/mnk/tests/json_get"
+TMP="${TEST_TMPDIR:-$(mktemp -d)}"
+source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
+# Open MPI: CI runs as root; its session files go to the test's own folder;
+# under AddressSanitizer, MPI's own allocations at exit are not this
+# project's leaks.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export TMPDIR="$TMP" OMPI_MCA_btl=self,vader OMPI_MCA_plm=isolated
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
+# --- The same bytes with a work dir (small tiers), for every layout.
+games=("--k=3"
+       "--width=4 --height=4 --k=3 --misere"
+       "--width=4 --height=4 --k=3 --gravity --layout=compact"
+       "--width=5 --height=4 --k=4 --gravity --layout=compressed"
+       "--width=4 --height=4 --k=4 --layout=compressed --remoteness=no")
+n=0
+for game in "${games[@]}"; do
+  n=$((n + 1))
+  "$SOLVE" $game --quiet --out="$TMP/plain$n.mnk" > /dev/null \
+    || fail "$game: plain solve"
+  "$SOLVE" $game --quiet --out="$TMP/tiers$n.mnk" --work-dir="$TMP/w$n" \
+    --tier-indices=5000 > /dev/null || fail "$game: solve with a work dir"
+  cmp -s "$TMP/plain$n.mnk" "$TMP/tiers$n.mnk" \
+    || fail "$game: a work dir changed the table"
+  # Resuming a finished solve solves nothing and writes the same table.
+  out=$("$SOLVE" $game --quiet --json --out="$TMP/again$n.mnk" \
+    --work-dir="$TMP/w$n" --tier-indices=5000 --resume)
+  expect_eq "$game: resumed finished solve" "0 0" \
+    "$(printf '%s\n' "$out" | "$JSON" /tiers/solved /tiers/redone | xargs)"
+  cmp -s "$TMP/plain$n.mnk" "$TMP/again$n.mnk" || fail "$game: resume differs"
+done
+
+# --- MPI: three ranks on this machine, the same bytes as one process.
+if command -v mpirun > /dev/null; then
+  n=0
+  for game in "${games[@]}"; do
+    n=$((n + 1))
+    out=$(mpirun --oversubscribe -np 3 "$SOLVE_MPI" $game --quiet --json \
+      --out="$TMP/mpi$n.mnk" --work-dir="$TMP/m$n" --tier-indices=5000 \
+      2> "$TMP/mpi_err")
+    expect_eq "$game: mpirun exit" 0 $?
+    cmp -s "$TMP/plain$n.mnk" "$TMP/mpi$n.mnk" \
+      || fail "$game: MPI table differs: $(cat "$TMP/mpi_err")"
+    # Rank 0 solved only its share of the tiers.
+    solved=$(printf '%s\n' "$out" | "$JSON" /tiers/solved)
+    total=$(ls "$TMP/w$n" | grep -c '^L.*\.tier$')
+    [ "$solved" -lt "$total" ] || fail "$game: rank 0 solved $solved of $total tiers"
+  done
+  # MPI needs a shared work dir.
+  mpirun --oversubscribe -np 2 "$SOLVE_MPI" --quiet > /dev/null 2> "$TMP/err"
+  expect_eq "mpi without work dir exit" 1 $?
+  expect_contains "mpi without work dir" "needs a work dir" "$(cat "$TMP/err")"
+else
+  fail "mpirun not found: run setup.sh"
+fi
+
+# --- Killed at random moments, resumed until done: the same bytes.
+kill_and_resume() {  # NAME PLAIN_TABLE FLAGS...
+  local name=$1 plain=$2
+  shift 2
+  local dir="$TMP/k-$name" kills=0 resume="" status=1
+  rm -rf "$dir"
+  for attempt in $(seq 1 40); do
+    "$SOLVE" "$@" --quiet --json --out="$TMP/k.mnk" --work-dir="$dir" \
+      --tier-indices=50000 $resume > "$TMP/k.json" 2> "$TMP/k.err" &
+    local pid=$!
+    # The first kill comes early (the solve takes 0.3 s or more), the others
+    # anywhere in 10-710 ms.
+    if [ "$attempt" -eq 1 ]; then sleep 0.05; else
+      sleep "$(printf '0.%03d' $((RANDOM % 700 + 10)))"; fi
+    if kill -KILL "$pid" 2> /dev/null; then
+      kills=$((kills + 1))
+      wait "$pid" 2> /dev/null
+    else
+      wait "$pid"
+      status=$?
+      break
+    fi
+    resume=--resume
+  done
+  if [ "$status" -ne 0 ]; then
+    "$SOLVE" "$@" --quiet --json --out="$TMP/k.mnk" --work-dir="$dir" \
+      --tier-indices=50000 $resume > "$TMP/k.json" 2> "$TMP/k.err"
+    status=$?
+  fi
+  expect_eq "$name: resumed solve exit ($(cat "$TMP/k.err"))" 0 "$status"
+  ls "$dir" | grep -q '\.tmp\.' && fail "$name: temporary files left in the work dir"
+  cmp -s "$plain" "$TMP/k.mnk" || fail "$name: killed $kills times, then a different table"
+  [ "$kills" -gt 0 ] || fail "$name: never killed mid-solve"
+  echo "$name: killed $kills times, then finished with the same bytes"
+}
+kill_and_resume gravity "$TMP/plain4.mnk" --width=5 --height=4 --k=4 --gravity \
+  --layout=compressed
+kill_and_resume full "$TMP/plain2.mnk" --width=4 --height=4 --k=3 --misere
+
+# --- A damaged tier is solved again, never trusted.
+dir="$TMP/w4"
+victim=$(ls "$dir" | grep '^L1.*\.tier$' | head -1)
+printf 'x' | dd of="$dir/$victim" bs=1 seek=40 conv=notrunc 2> /dev/null
+: > "$dir/$(ls "$dir" | grep '^L0.*\.tier$' | head -1)"
+out=$("$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \
+  --json --out="$TMP/mended.mnk" --work-dir="$dir" --tier-indices=5000 --resume)
+expect_eq "damaged tiers redone" "2 2" \
+  "$(printf '%s\n' "$out" | "$JSON" /tiers/solved /tiers/redone | xargs)"
+cmp -s "$TMP/plain4.mnk" "$TMP/mended.mnk" || fail "mended table differs"
+
+# --- Errors.
+"$SOLVE" --quiet --work-dir="$TMP/w1" > /dev/null 2> "$TMP/err"
+expect_eq "work dir in use exit" 1 $?
+expect_contains "work dir in use" "holds a solve already; pass --resume" "$(cat "$TMP/err")"
+"$SOLVE" --quiet --k=2 --work-dir="$TMP/w1" --resume > /dev/null 2> "$TMP/err"
+expect_eq "another solve exit" 1 $?
+expect_contains "another solve" "holds another solve" "$(cat "$TMP/err")"
+"$SOLVE" --quiet --resume > /dev/null 2> "$TMP/err"
+expect_eq "resume without work dir exit" 1 $?
+expect_contains "resume without work dir" "--resume needs the --work-dir" "$(cat "$TMP/err")"
+"$SOLVE" --quiet --memory=lots > /dev/null 2> "$TMP/err"
+expect_eq "bad memory exit" 1 $?
+expect_contains "bad memory" "--memory=lots: expected a positive number of bytes" "$(cat "$TMP/err")"
+"$SOLVE" --quiet --width=4 --height=4 --k=4 --memory=1M > /dev/null 2> "$TMP/err"
+expect_eq "too little memory exit" 4 $?
+expect_contains "too little memory" "the limit is 0.00 GiB (--memory)" "$(cat "$TMP/err")"
+"$SOLVE" --quiet --memory=64M --out="$TMP/small.mnk" > /dev/null
+expect_eq "memory with a suffix exit" 0 $?
+# A full disk (a file-size limit stands in for it): exit 5, the tiers done
+# kept; resumed with room, the same table.
+(ulimit -f 8; "$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed \
+  --quiet --out="$TMP/full.mnk" --work-dir="$TMP/full" --tier-indices=5000 \
+  > /dev/null 2> "$TMP/err")
+expect_eq "full disk exit" 5 $?
+expect_contains "full disk" "File too large; the tiers done are kept in $TMP/full: run again with --resume" "$(cat "$TMP/err")"
+[ -e "$TMP/full.mnk" ] && fail "a table was written after a full disk"
+ls "$TMP/full" | grep -q tmp && fail "a temporary tier file was left behind"
+"$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \
+  --out="$TMP/full.mnk" --work-dir="$TMP/full" --tier-indices=5000 --resume > /dev/null
+cmp -s "$TMP/plain4.mnk" "$TMP/full.mnk" || fail "resumed after a full disk: differs"
+
+finish tiers
