@@ -51,7 +51,7 @@ ABSL_FLAG(std::string, work_dir, "",
 ABSL_FLAG(bool, resume, false,
           "continue the solve kept in --work-dir (same game and options): "
           "tiers found there whole are not solved again");
-ABSL_FLAG(int64_t, tier_indices, int64_t{1} << 24,
+ABSL_FLAG(int64_t, tier_indices, int64_t{1} << 20,
           "indices a tier holds (at least one shape); changes the work dir's "
           "files, never the table");
 ABSL_FLAG(std::string, remoteness, "",

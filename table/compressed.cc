@@ -14,23 +14,33 @@ int CompressedSectionCount(const Game& game, bool remoteness) {
   return even_layers * (remoteness ? 3 : 2);
 }
 
+std::vector<RunEncoder> CompressedLayerBuilder::Encoders(const Game& game,
+                                                         bool remoteness) {
+  const bool gravity = game.spec().gravity;
+  std::vector<RunEncoder> encoders;
+  encoders.emplace_back(
+      3, gravity ? kGravityValueBlockEntries : kValueBlockEntries);
+  encoders.emplace_back(gravity ? game.width() : game.cells(),
+                        kDetailBlockEntries);
+  if (remoteness)
+    encoders.emplace_back(kMaxRemoteness + 1, kDetailBlockEntries);
+  return encoders;
+}
+
 std::vector<std::string> CompressedLayerBuilder::Encode() const {
-  // The sections are independent: moves and remoteness on threads of their
-  // own, values here.
-  std::vector<std::string> sections(plies_.empty() ? 2 : 3);
-  std::thread moves([&] {
-    sections[1] =
-        EncodeRuns(moves_, gravity_ ? width_ : cells_, kDetailBlockEntries);
-  });
-  std::thread plies([&] {
-    if (!plies_.empty()) {
-      sections[2] = EncodeRuns(plies_, kMaxRemoteness + 1, kDetailBlockEntries);
-    }
-  });
-  sections[0] = EncodeRuns(
-      values_, 3, gravity_ ? kGravityValueBlockEntries : kValueBlockEntries);
-  moves.join();
-  plies.join();
+  std::vector<RunEncoder> encoders = Encoders(game_, !plies_.empty());
+  // The sections are independent: each on a thread of its own.
+  const std::vector<uint8_t>* kinds[3] = {&values_, &moves_, &plies_};
+  std::vector<std::string> sections(encoders.size());
+  std::vector<std::thread> threads;
+  for (size_t k = 0; k < encoders.size(); ++k) {
+    threads.emplace_back([&, k] {
+      encoders[k].Count(kinds[k]->data(), kinds[k]->size());
+      encoders[k].Write(kinds[k]->data(), kinds[k]->size());
+      sections[k] = encoders[k].Finish();
+    });
+  }
+  for (std::thread& t : threads) t.join();
   return sections;
 }
 

@@ -52,7 +52,8 @@ int CompressedSectionCount(const Game& game, bool remoteness);
 class CompressedLayerBuilder {
  public:
   CompressedLayerBuilder(const Game& game, uint64_t entries, bool remoteness)
-      : gravity_(game.spec().gravity),
+      : game_(game),
+        gravity_(game.spec().gravity),
         width_(game.width()),
         cells_(game.cells()),
         values_(entries, kDontCare),
@@ -68,6 +69,11 @@ class CompressedLayerBuilder {
   // The layer's value, move and (when kept) remoteness sections.
   std::vector<std::string> Encode() const;
 
+  // The encoders of a layer's sections, in section order, as Encode() uses
+  // them: for symbols fed in pieces (a solver's tiers, in Slice() layout),
+  // giving the same bytes.
+  static std::vector<RunEncoder> Encoders(const Game& game, bool remoteness);
+
   // Bytes an entry takes in Slice(): 3 with remoteness, else 2.
   int slice_bytes() const { return plies_.empty() ? 2 : 3; }
   // The symbols of entries [begin, begin + count): all their values, then
@@ -78,6 +84,7 @@ class CompressedLayerBuilder {
   void Fill(uint64_t begin, uint64_t count, absl::string_view slice);
 
  private:
+  Game game_;
   bool gravity_;
   int width_, cells_;
   std::vector<uint8_t> values_, moves_, plies_;

@@ -26,17 +26,14 @@ int LengthCode(uint64_t length) {
 constexpr int ExtraBits(int l) { return l < kDirectLengths ? 0 : l - 12; }
 static_assert(12 + 16 == kLengthCodes - 1, "runs up to 2^17 - 1 entries");
 
-struct Run {
-  uint8_t symbol;
-  uint32_t length;
-};
+using run_coder_internal::Run;
 
 // The runs of entries [begin, end): each takes the symbol of its first
 // entry that matters and goes on through don't-cares and equal symbols.
 // Leading don't-cares join the first run; a block of don't-cares only is
 // one run of symbol 0.
-void BlockRuns(const std::vector<uint8_t>& symbols, uint64_t begin,
-               uint64_t end, std::vector<Run>& runs) {
+void BlockRuns(const uint8_t* symbols, uint64_t begin, uint64_t end,
+               std::vector<Run>& runs) {
   runs.clear();
   uint64_t start = begin;
   int current = -1;
@@ -165,64 +162,105 @@ uint64_t LoadBigEndian64(const uint8_t* p) {
   return __builtin_bswap64(v);
 }
 
+// The pair of a run: symbol change and length code.
+int PairOf(const Run& r, int previous, int alphabet) {
+  return (r.symbol - previous + alphabet) % alphabet * kLengthCodes +
+         LengthCode(r.length);
+}
+
 }  // namespace
+
+RunEncoder::RunEncoder(int alphabet, int block_entries)
+    : alphabet_(alphabet),
+      block_entries_(block_entries),
+      freq_(alphabet * kLengthCodes, 0) {
+  assert(alphabet >= 1 && alphabet <= kMaxAlphabet);
+  assert(block_entries >= 1 && block_entries <= kMaxBlockEntries);
+}
+
+void RunEncoder::Count(const uint8_t* symbols, size_t n) {
+  assert(!writing_);
+  counted_ += n;
+  Feed(symbols, n);
+}
+
+void RunEncoder::Write(const uint8_t* symbols, size_t n) {
+  if (!writing_) StartWriting();
+  written_ += n;
+  assert(written_ <= counted_);
+  Feed(symbols, n);
+}
+
+void RunEncoder::StartWriting() {
+  if (!pending_.empty()) Block(pending_.data(), pending_.size());
+  pending_.clear();
+  if (counted_ == 0) freq_[0] = 1;  // a code all the same
+  lengths_ = CodeLengths(freq_);
+  codes_ = CanonicalCodes(lengths_);
+  writing_ = true;
+}
+
+void RunEncoder::Feed(const uint8_t* symbols, size_t n) {
+  const size_t b = static_cast<size_t>(block_entries_);
+  if (!pending_.empty()) {
+    const size_t take = std::min(n, b - pending_.size());
+    pending_.insert(pending_.end(), symbols, symbols + take);
+    symbols += take;
+    n -= take;
+    if (pending_.size() < b) return;
+    Block(pending_.data(), b);
+    pending_.clear();
+  }
+  for (; n >= b; symbols += b, n -= b) Block(symbols, b);
+  pending_.assign(symbols, symbols + n);
+}
+
+void RunEncoder::Block(const uint8_t* symbols, size_t n) {
+  BlockRuns(symbols, 0, n, runs_);
+  int previous = 0;
+  if (!writing_) {
+    for (const Run& r : runs_) {
+      assert(r.symbol < alphabet_);
+      ++freq_[PairOf(r, previous, alphabet_)];
+      previous = r.symbol;
+    }
+    return;
+  }
+  // Every block starts on a byte.
+  assert(stream_.size() <= UINT32_MAX);
+  offsets_.push_back(static_cast<uint32_t>(stream_.size()));
+  BitWriter writer(stream_);
+  for (const Run& r : runs_) {
+    const int pair = PairOf(r, previous, alphabet_);
+    writer.Put(codes_[pair], lengths_[pair]);
+    writer.Put(r.length, ExtraBits(pair % kLengthCodes));  // low bits
+    previous = r.symbol;
+  }
+  writer.AlignToByte();
+}
+
+std::string RunEncoder::Finish() {
+  if (!writing_) StartWriting();
+  assert(written_ == counted_);
+  if (!pending_.empty()) Block(pending_.data(), pending_.size());
+  pending_.clear();
+  std::string out;
+  PutLittle(out, alphabet_, 4);
+  PutLittle(out, block_entries_, 4);
+  PutLittle(out, counted_, 8);
+  for (uint8_t l : lengths_) out.push_back(static_cast<char>(l));
+  for (uint32_t offset : offsets_) PutLittle(out, offset, 4);
+  out += stream_;
+  out.append(8, '\0');
+  return out;
+}
 
 std::string EncodeRuns(const std::vector<uint8_t>& symbols, int alphabet,
                        int block_entries) {
-  assert(alphabet >= 1 && alphabet <= kMaxAlphabet);
-  assert(block_entries >= 1 && block_entries <= kMaxBlockEntries);
-  const uint64_t n = symbols.size();
-  const uint64_t blocks = (n + block_entries - 1) / block_entries;
-  std::vector<Run> runs;
-  std::vector<uint64_t> freq(alphabet * kLengthCodes, 0);
-  // The pair of each run: symbol change and length code.
-  auto pair_of = [alphabet](const Run& r, int previous) {
-    return (r.symbol - previous + alphabet) % alphabet * kLengthCodes +
-           LengthCode(r.length);
-  };
-  for (uint64_t b = 0; b < blocks; ++b) {
-    BlockRuns(symbols, b * block_entries,
-              std::min<uint64_t>(n, (b + 1) * block_entries), runs);
-    int previous = 0;
-    for (const Run& r : runs) {
-      assert(r.symbol < alphabet);
-      ++freq[pair_of(r, previous)];
-      previous = r.symbol;
-    }
-  }
-  if (n == 0) freq[0] = 1;  // a code all the same
-  const std::vector<uint8_t> lengths = CodeLengths(freq);
-  const std::vector<uint32_t> codes = CanonicalCodes(lengths);
-
-  std::string out;
-  PutLittle(out, alphabet, 4);
-  PutLittle(out, block_entries, 4);
-  PutLittle(out, n, 8);
-  for (uint8_t l : lengths) out.push_back(static_cast<char>(l));
-  const size_t offsets_at = out.size();
-  out.append(4 * blocks, '\0');
-  std::string stream;
-  BitWriter writer(stream);
-  for (uint64_t b = 0; b < blocks; ++b) {
-    writer.AlignToByte();
-    assert(writer.bytes() <= UINT32_MAX);
-    for (int i = 0; i < 4; ++i) {
-      out[offsets_at + 4 * b + i] = static_cast<char>(writer.bytes() >> 8 * i);
-    }
-    BlockRuns(symbols, b * block_entries,
-              std::min<uint64_t>(n, (b + 1) * block_entries), runs);
-    int previous = 0;
-    for (const Run& r : runs) {
-      const int pair = pair_of(r, previous);
-      writer.Put(codes[pair], lengths[pair]);
-      writer.Put(r.length, ExtraBits(pair % kLengthCodes));  // low bits
-      previous = r.symbol;
-    }
-  }
-  writer.AlignToByte();
-  out += stream;
-  out.append(8, '\0');
-  return out;
+  RunEncoder encoder(alphabet, block_entries);
+  encoder.Count(symbols.data(), symbols.size());
+  encoder.Write(symbols.data(), symbols.size());
+  return encoder.Finish();
 }
 
 absl::StatusOr<RunReader> RunReader::Open(absl::string_view bytes,

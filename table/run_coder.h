@@ -53,6 +53,47 @@ inline constexpr int kMaxCodeBits = 24;
 std::string EncodeRuns(const std::vector<uint8_t>& symbols, int alphabet,
                        int block_entries);
 
+namespace run_coder_internal {
+struct Run {
+  uint8_t symbol;
+  uint32_t length;
+};
+}  // namespace run_coder_internal
+
+// EncodeRuns in pieces, for sequences too long to hold at once: every piece
+// is given twice, in order, first to Count() (the code is built from the
+// runs' frequencies), then to Write(); Finish() gives the same bytes as
+// EncodeRuns of the whole sequence.
+//
+//   mnk::RunEncoder e(/*alphabet=*/3, /*block_entries=*/128);
+//   for (piece : pieces) e.Count(piece.data(), piece.size());
+//   for (piece : pieces) e.Write(piece.data(), piece.size());
+//   std::string bytes = e.Finish();
+class RunEncoder {
+ public:
+  RunEncoder(int alphabet, int block_entries);
+  void Count(const uint8_t* symbols, size_t n);
+  void Write(const uint8_t* symbols, size_t n);
+  std::string Finish();
+
+ private:
+  using Run = run_coder_internal::Run;
+  void StartWriting();
+  void Feed(const uint8_t* symbols, size_t n);
+  void Block(const uint8_t* symbols, size_t n);
+
+  int alphabet_, block_entries_;
+  uint64_t counted_ = 0, written_ = 0;
+  bool writing_ = false;
+  std::vector<uint8_t> pending_;  // the start of a block, fed so far
+  std::vector<uint64_t> freq_;    // of each pair (d, l)
+  std::vector<uint8_t> lengths_;
+  std::vector<uint32_t> codes_;
+  std::vector<uint32_t> offsets_;  // of each block in stream_
+  std::string stream_;
+  std::vector<Run> runs_;  // scratch
+};
+
 class RunReader {
  public:
   // Checks the header, the code lengths (a complete prefix code) and the

@@ -61,6 +61,33 @@ TEST(RunCoderTest, RoundTrips) {
 // which 1,000 matter, in 4,096-entry blocks: 245 offsets (980 bytes) and
 // 1,000 runs of about 11 bits (a 2-bit code, 9 length bits) plus block
 // padding: under 3,000 bytes, 0.024 bits an entry.
+// Pieces of any size, crossing blocks or not, give EncodeRuns's bytes.
+TEST(RunCoderTest, EncodesInPiecesAsWhole) {
+  std::mt19937 rng(11);
+  for (int block : {1, 7, 128, 512}) {
+    for (uint64_t n : {0, 1, 127, 128, 129, 5000}) {
+      std::vector<uint8_t> symbols(n);
+      for (uint8_t& s : symbols) {
+        s = rng() % 4 == 0 ? kDontCare : static_cast<uint8_t>(rng() % 3);
+      }
+      std::vector<size_t> cuts = {0};
+      while (cuts.back() < n) {
+        cuts.push_back(std::min<size_t>(n, cuts.back() + rng() % 300));
+      }
+      RunEncoder encoder(3, block);
+      for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+        encoder.Count(symbols.data() + cuts[i], cuts[i + 1] - cuts[i]);
+      }
+      for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+        encoder.Write(symbols.data() + cuts[i], cuts[i + 1] - cuts[i]);
+      }
+      encoder.Write(symbols.data(), 0);  // an empty piece changes nothing
+      EXPECT_EQ(encoder.Finish(), EncodeRuns(symbols, 3, block))
+          << "block " << block << ", " << n << " entries";
+    }
+  }
+}
+
 TEST(RunCoderTest, DontCaresAreNearlyFree) {
   std::vector<uint8_t> symbols(1000000, kDontCare);
   for (int i = 0; i < 1000; ++i) symbols[i * 1000] = i % 3;

@@ -97,14 +97,21 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
     widest = std::max(widest, index.layer_size(l));
     if (l % 2 == 0) widest_even = std::max(widest_even, index.layer_size(l));
   }
-  // Compressed: the symbols of one even layer (value, move, remoteness);
-  // the encoded sections are small beside them.
-  const uint64_t kept =
+  const uint64_t records =
       options.compact ? CompactLayout(index).bytes()
       : options.compressed
-          ? 3 * widest_even
+          ? 0
           : RecordView::ValueBytes(index.size()) + 2 * index.size();
-  return kept + 2 * widest + (forward ? index.size() / 8 : 0);
+  if (!options.work_dir.empty()) {
+    // One layer's bytes (the children), a tier's payload three times over
+    // (built, compressed, read back), two layers' reachable bits.
+    const uint64_t tier = std::min(widest, options.tier_indices) * 5;
+    return records + widest + 3 * tier + (forward ? widest / 4 : 0);
+  }
+  // Compressed: the symbols of one even layer (value, move, remoteness);
+  // the encoded sections are small beside them.
+  return records + (options.compressed ? 3 * widest_even : 0) + 2 * widest +
+         (forward ? index.size() / 8 : 0);
 }
 
 }  // namespace
@@ -159,6 +166,11 @@ std::string Manifest(const Game& game, const SolveOptions& options) {
       options.tier_indices, options.forward_reachability ? "yes" : "no");
 }
 
+// A tier: shapes [begin, end) of its layer, indices [first, first + count).
+struct Range {
+  uint64_t begin, end, first, count;
+};
+
 // One solve: the steps are the public methods, called in order by Solve().
 //
 // A tier on disk ("L<layer>-T<tier>", solver/tiers/work_dir.h), its payload:
@@ -194,21 +206,32 @@ class LayeredSolver {
   }
 
   // Step 1 (gravity, or when asked): marks the reachable indices by a
-  // forward pass from the empty board, layer by layer.
+  // forward pass from the empty board, layer by layer. With a work dir each
+  // layer's bits are written there ("R<layer>") and only two layers' are
+  // held at a time.
   absl::Status MarkReachable() {
     if (!forward_) return absl::OkStatus();
-    reached_.assign((index_.size() + 63) / 64, 0);
-    if (resume_ && work_dir_ != nullptr) {
-      absl::StatusOr<std::string> kept = work_dir_->Get("reachable");
-      if (kept.ok() && kept->size() == reached_.size() * 8) {
-        std::memcpy(reached_.data(), kept->data(), kept->size());
-        progress_.Add(index_.size());
-        return absl::OkStatus();
-      }
-    }
-    reached_[0] = 1;  // the empty board, index 0
+    reached_.assign(game_.cells() + 1, {});
+    reached_[0] = {1};  // the empty board
     for (int stones = 0; stones < game_.cells(); ++stones) {
       progress_.SetPhase("marking", stones);
+      const int next = stones + 1;
+      if (resume_ && work_dir_ != nullptr) {
+        absl::StatusOr<std::string> kept = work_dir_->Get(ReachName(next));
+        const bool found = kept.ok() && kept->size() == Words(next) * 8;
+        if (cluster_.AllOk(found)) {
+          reached_[next].resize(Words(next));
+          std::memcpy(reached_[next].data(), kept->data(), kept->size());
+          DropReach(stones);
+          progress_.Add(index_.layer_size(stones));
+          continue;
+        }
+      }
+      reached_[next].assign(Words(next), 0);
+      const uint64_t* const bits = reached_[stones].data();
+      uint64_t* const next_bits = reached_[next].data();
+      const uint64_t offset = index_.layer_offset(stones);
+      const uint64_t next_offset = index_.layer_offset(next);
       const int tiers = Tiers(stones);
       for (int t = 0; t < tiers; ++t) {
         if (!Mine(stones, t)) continue;
@@ -217,80 +240,66 @@ class LayeredSolver {
         ForShapes(
             stones, r.begin, r.end,
             [&](LayerWalker& walker, uint64_t i, const Position& p, Counts&) {
-              if (!IsReached(i) || game_.IsTerminal(p)) return;
+              if (!IsReached(bits, i - offset) || game_.IsTerminal(p)) return;
               walker.PrepareChildren();
               for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
-                const uint64_t child = walker.Child(absl::countr_zero(s));
-                __atomic_fetch_or(&reached_[child >> 6],
-                                  uint64_t{1} << (child & 63),
+                const uint64_t j =
+                    walker.Child(absl::countr_zero(s)) - next_offset;
+                __atomic_fetch_or(&next_bits[j >> 6], uint64_t{1} << (j & 63),
                                   __ATOMIC_RELAXED);
               }
             });
       }
       if (cluster_.size() > 1) {
-        const uint64_t first = index_.layer_offset(stones + 1) / 64;
-        const uint64_t last = (index_.layer_offset(stones + 2) + 63) / 64;
-        cluster_.OrWords(reached_.data() + first, last - first);
+        cluster_.OrWords(next_bits, reached_[next].size());
       }
+      absl::Status status;
+      if (work_dir_ != nullptr && keep_) {
+        status = work_dir_->Put(
+            ReachName(next),
+            absl::string_view(reinterpret_cast<const char*>(next_bits),
+                              reached_[next].size() * 8));
+        progress_.SetDisk(work_dir_->bytes_written());
+      }
+      if (absl::Status s = Agree(status); !s.ok()) return s;
+      DropReach(stones);
     }
-    absl::Status status;
-    if (work_dir_ != nullptr && keep_) {
-      status = work_dir_->Put(
-          "reachable",
-          absl::string_view(reinterpret_cast<const char*>(reached_.data()),
-                            reached_.size() * 8));
-    }
-    return Agree(status);
+    return absl::OkStatus();
   }
 
   // Step 2, for every layer from the full board down to the empty one:
   // every position's record from its children's, which are final.
   absl::Status SolveLayer(int stones) {
     progress_.SetPhase("solving", stones);
+    const uint64_t* reach = nullptr;
+    if (forward_) {
+      absl::StatusOr<const uint64_t*> r = Reach(stones);
+      if (!r.ok()) return Agree(r.status());
+      reach = *r;
+    }
+    absl::Status status = work_dir_ == nullptr
+                              ? SolveLayerInMemory(stones, reach)
+                              : SolveLayerInTiers(stones, reach);
+    DropReach(stones);
+    return status;
+  }
+
+ private:
+  // This process alone, nothing on disk: the layer in one pass, records
+  // and symbols stored as each position is solved.
+  absl::Status SolveLayerInMemory(int stones, const uint64_t* reach) {
     const uint64_t offset = index_.layer_offset(stones);
     std::vector<uint8_t> layer(index_.layer_size(stones), 0);
     std::optional<CompressedLayerBuilder> builder;
-    if (keep_ && compressed_ && stones % 2 == 0) {
+    if (compressed_ && stones % 2 == 0) {
       builder.emplace(game_, layer.size(), remoteness_);
     }
-    Counts counts;
-    absl::Status status;
-    const int tiers = Tiers(stones);
-    for (int t = 0; t < tiers && status.ok(); ++t) {
-      if (!Mine(stones, t)) continue;
-      progress_.SetTier(t + 1, tiers);
-      const Range r = Tier(stones, t);
-      if (resume_ && work_dir_ != nullptr) {
-        absl::StatusOr<std::string> kept = work_dir_->Get(TierName(stones, t));
-        if (kept.ok() && Load(stones, r, *kept, layer, builder, counts)) {
-          ++solution_.stats.tiers_loaded;
-          progress_.Add(r.count);
-          continue;
-        }
-        if (kept.status().code() != absl::StatusCode::kNotFound) {
-          ++solution_.stats.tiers_redone;
-        }
-      }
-      status = SolveTier(stones, t, r, layer, builder, counts);
-      if (work_dir_ != nullptr) ++solution_.stats.tiers_solved;
-    }
-    if (absl::Status s = Agree(status); !s.ok()) return s;
-    // The other processes' tiers, through the work dir.
-    for (int t = 0; t < tiers && status.ok(); ++t) {
-      if (Mine(stones, t)) continue;
-      absl::StatusOr<std::string> kept = work_dir_->Get(TierName(stones, t));
-      if (!kept.ok()) {
-        status = kept.status();
-      } else if (!Load(stones, Tier(stones, t), *kept, layer, builder,
-                       counts)) {
-        status = absl::DataLossError(absl::StrCat(
-            "tier ", TierName(stones, t), " in ", work_dir_->path(),
-            " has the wrong size for this solve"));
-      }
-    }
-    if (absl::Status s = Agree(status); !s.ok()) return s;
+    const Counts counts = SolveShapes(
+        stones, 0, index_.shapes(stones), reach, layer.data(), offset,
+        solution_.records.size() == 0 ? nullptr : &solution_.records, nullptr,
+        builder.has_value() ? &*builder : nullptr);
     AddCounts(stones, counts);
-    if (keep_) StoreValues(stones, layer);
+    StoreValues(stones, layer);
     if (builder.has_value()) {
       layers_[stones / 2] = builder->Encode();
       builder.reset();
@@ -301,11 +310,200 @@ class LayeredSolver {
     return absl::OkStatus();
   }
 
- private:
-  // A tier: shapes [begin, end) of its layer, indices [first, first + count).
-  struct Range {
-    uint64_t begin, end, first, count;
-  };
+  // With a work dir: this process's tiers solved and written (or, resuming,
+  // found there whole), then, once every process is done, the whole layer
+  // read back: the children of the next layer, and what rank 0 keeps. The
+  // compressed sections are encoded from the tiers in two passes
+  // (RunEncoder), so no layer's symbols are held whole.
+  absl::Status SolveLayerInTiers(int stones, const uint64_t* reach) {
+    const int tiers = Tiers(stones);
+    absl::Status status;
+    for (int t = 0; t < tiers && status.ok(); ++t) {
+      if (!Mine(stones, t)) continue;
+      progress_.SetTier(t + 1, tiers);
+      const Range r = Tier(stones, t);
+      if (resume_) {
+        absl::StatusOr<std::string> kept = work_dir_->Get(TierName(stones, t));
+        if (kept.ok() && kept->size() == PayloadBytes(stones, r)) {
+          ++solution_.stats.tiers_loaded;
+          progress_.Add(r.count);
+          continue;
+        }
+        if (kept.status().code() != absl::StatusCode::kNotFound) {
+          ++solution_.stats.tiers_redone;
+        }
+      }
+      status = SolveTier(stones, t, r, reach);
+      ++solution_.stats.tiers_solved;
+    }
+    if (absl::Status s = Agree(status); !s.ok()) return s;
+
+    std::vector<uint8_t>().swap(child_layer_);  // no longer needed
+    const uint64_t offset = index_.layer_offset(stones);
+    std::vector<uint8_t> layer(index_.layer_size(stones), 0);
+    std::vector<RunEncoder> encoders;
+    if (keep_ && compressed_ && stones % 2 == 0) {
+      encoders = CompressedLayerBuilder::Encoders(game_, remoteness_);
+    }
+    Counts counts;
+    // Pass 1 over the layer's tiers: bytes, counts, records, and the symbol
+    // frequencies; pass 2 (compressed, even layers): the symbols encoded.
+    for (int pass = 1; pass <= (encoders.empty() ? 1 : 2); ++pass) {
+      for (int t = 0; t < tiers && status.ok(); ++t) {
+        const Range r = Tier(stones, t);
+        absl::StatusOr<std::string> kept = work_dir_->Get(TierName(stones, t));
+        if (!kept.ok()) {
+          status = kept.status();
+        } else if (kept->size() != PayloadBytes(stones, r)) {
+          status = absl::DataLossError(absl::StrCat(
+              "tier ", TierName(stones, t), " in ", work_dir_->path(),
+              " has the wrong size for this solve"));
+        } else {
+          Load(pass, stones, r, *kept, layer, encoders, counts);
+        }
+      }
+    }
+    if (absl::Status s = Agree(status); !s.ok()) return s;
+    AddCounts(stones, counts);
+    if (keep_) StoreValues(stones, layer);
+    if (!encoders.empty()) {
+      for (RunEncoder& e : encoders) layers_[stones / 2].push_back(e.Finish());
+      if (stones == 0) solution_.sections = ArrangeSections(std::move(layers_));
+    }
+    child_layer_ = std::move(layer);
+    child_offset_ = offset;
+    return absl::OkStatus();
+  }
+
+  // The payload of a tier on disk (see the class comment).
+  uint64_t PayloadBytes(int stones, const Range& r) const {
+    const bool symbols = compressed_ && stones % 2 == 0;
+    return kCountBytes + r.count * (1 + (full_ ? 1 : 0) +
+                                    (symbols ? (remoteness_ ? 3 : 2) : 0));
+  }
+
+  // Solves tier t of layer `stones` and writes it to the work dir.
+  absl::Status SolveTier(int stones, int t, const Range& r,
+                         const uint64_t* reach) {
+    std::string payload(PayloadBytes(stones, r), '\0');
+    uint8_t* const bytes = reinterpret_cast<uint8_t*>(&payload[kCountBytes]);
+    uint8_t* const moves = full_ ? bytes + r.count : nullptr;
+    if (moves != nullptr) std::memset(moves, kNoMove, r.count);
+    std::optional<CompressedLayerBuilder> symbols;
+    if (compressed_ && stones % 2 == 0) {
+      symbols.emplace(game_, r.count, remoteness_);
+    }
+    const Counts counts =
+        SolveShapes(stones, r.begin, r.end, reach, bytes, r.first, nullptr,
+                    moves, symbols.has_value() ? &*symbols : nullptr);
+    std::string head;
+    AppendCounts(counts, &head);
+    payload.replace(0, kCountBytes, head);
+    if (symbols.has_value()) {
+      const std::string slice = symbols->Slice(0, r.count);
+      payload.replace(kCountBytes + r.count, slice.size(), slice);
+    }
+    absl::Status s = work_dir_->Put(TierName(stones, t), payload);
+    progress_.SetDisk(work_dir_->bytes_written());
+    return s;
+  }
+
+  // Takes a tier from its payload (SolveTier wrote it; its size checked).
+  // Pass 1: its bytes into `layer`, its counts, its records (full layout,
+  // rank 0) and its symbols counted; pass 2: its symbols written.
+  void Load(int pass, int stones, const Range& r, absl::string_view payload,
+            std::vector<uint8_t>& layer, std::vector<RunEncoder>& encoders,
+            Counts& counts) {
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(payload.data());
+    const uint8_t* symbols = p + kCountBytes + r.count * (full_ ? 2 : 1);
+    if (pass == 2) {
+      for (size_t k = 0; k < encoders.size(); ++k) {
+        encoders[k].Write(symbols + k * r.count, r.count);
+      }
+      return;
+    }
+    counts.Add(ReadCounts(payload.data()));
+    const uint8_t* bytes = p + kCountBytes;
+    std::memcpy(layer.data() + (r.first - index_.layer_offset(stones)), bytes,
+                r.count);
+    if (full_ && solution_.records.size() > 0) {
+      const uint8_t* moves = bytes + r.count;
+      for (uint64_t j = 0; j < r.count; ++j) {
+        solution_.records.SetDetails(r.first + j, bytes[j], moves[j]);
+      }
+    }
+    for (size_t k = 0; k < encoders.size(); ++k) {
+      encoders[k].Count(symbols + k * r.count, r.count);
+    }
+  }
+
+  // Solves shapes [begin, end) of layer `stones`: each position's byte into
+  // bytes[i - base], and as given its record (`details`), its best move
+  // (moves[i - base]) and, for canonical positions not over, its symbols
+  // (stored->Set(i - base, ...)).
+  Counts SolveShapes(int stones, uint64_t begin, uint64_t end,
+                     const uint64_t* reach, uint8_t* bytes, uint64_t base,
+                     RecordArrays* details, uint8_t* moves,
+                     CompressedLayerBuilder* stored) {
+    const uint64_t offset = index_.layer_offset(stones);
+    // Copies: byte stores could alias the members, which would then be
+    // reloaded for every position.
+    return ForShapes(
+        stones, begin, end,
+        [&, bytes, base, offset, reach, details, moves, stored, game = &game_](
+            LayerWalker& walker, uint64_t i, const Position& p, Counts& c) {
+          std::optional<Value> end;
+          const bool reachable =
+              reach != nullptr ? IsReached(reach, i - offset)
+                               : game->CheckLines(p, &end) == Illegal::kLegal;
+          if (!reachable) {
+            if (details != nullptr) details->SetDetails(i, 0, kNoMove);
+            return;
+          }
+          if (reach != nullptr) end = game->Primitive(p);
+          int move = kNoMove;
+          const uint8_t byte = SolvePosition(walker, p, end, c, &move);
+          bytes[i - base] = byte;
+          if (details != nullptr) details->SetDetails(i, byte, move);
+          if (moves != nullptr) moves[i - base] = static_cast<uint8_t>(move);
+          // Compressed: canonical positions not over (table/compressed.h).
+          if (stored != nullptr && move != kNoMove && game->Canonical(p) == p) {
+            stored->Set(i - base, static_cast<Value>(byte >> kRemotenessBits),
+                        byte & kMaxRemoteness, move);
+          }
+        });
+  }
+
+  uint64_t Words(int stones) const {
+    return (index_.layer_size(stones) + 63) / 64;
+  }
+  static std::string ReachName(int stones) {
+    return absl::StrFormat("R%02d", stones);
+  }
+  // Layer `stones`' reachable bits, read back from the work dir if dropped.
+  absl::StatusOr<const uint64_t*> Reach(int stones) {
+    std::vector<uint64_t>& bits = reached_[stones];
+    if (bits.empty() && stones == 0) bits = {1};
+    if (bits.empty() && Words(stones) > 0) {
+      absl::StatusOr<std::string> kept = work_dir_->Get(ReachName(stones));
+      if (!kept.ok()) return kept.status();
+      if (kept->size() != Words(stones) * 8) {
+        return absl::DataLossError(
+            absl::StrCat(ReachName(stones), " in ", work_dir_->path(),
+                         " has the wrong size for this solve"));
+      }
+      bits.resize(Words(stones));
+      std::memcpy(bits.data(), kept->data(), kept->size());
+    }
+    return bits.data();
+  }
+  // With a work dir, a layer's bits are not kept once used.
+  void DropReach(int stones) {
+    if (work_dir_ != nullptr && forward_) {
+      std::vector<uint64_t>().swap(reached_[stones]);
+    }
+  }
+
   uint64_t ShapesPerTier(int stones) const {
     return std::max<uint64_t>(1, tier_indices_ / index_.patterns(stones));
   }
@@ -337,107 +535,8 @@ class LayeredSolver {
     return absl::AbortedError("another process of the solve stopped");
   }
 
-  // Solves tier t of layer `stones` into `layer` (and the records or
-  // `builder` this process keeps), then writes it to the work dir.
-  absl::Status SolveTier(int stones, int t, const Range& r,
-                         std::vector<uint8_t>& layer,
-                         std::optional<CompressedLayerBuilder>& builder,
-                         Counts& counts) {
-    const uint64_t offset = index_.layer_offset(stones);
-    const bool save = work_dir_ != nullptr;
-    // Symbols go to the layer's builder when this process keeps one, else
-    // (another rank's share, to be written) to one for this tier.
-    std::optional<CompressedLayerBuilder> own;
-    CompressedLayerBuilder* stored = builder.has_value() ? &*builder : nullptr;
-    uint64_t stored_base = offset;
-    if (stored == nullptr && save && compressed_ && stones % 2 == 0) {
-      own.emplace(game_, r.count, remoteness_);
-      stored = &*own;
-      stored_base = r.first;
-    }
-    std::vector<uint8_t> moves(save && full_ ? r.count : 0, kNoMove);
-    // Copies: byte stores could alias the vector and the members, which
-    // would then be reloaded for every position.
-    uint8_t* const bytes = layer.data();
-    uint8_t* const tier_moves = moves.empty() ? nullptr : moves.data();
-    const uint64_t first = r.first;
-    const Counts tier_counts = ForShapes(
-        stones, r.begin, r.end,
-        [&, bytes, offset, first, stored_base, tier_moves, game = &game_,
-         forward = forward_,
-         details = solution_.records.size() == 0 ? nullptr : &solution_.records,
-         stored](LayerWalker& walker, uint64_t i, const Position& p,
-                 Counts& c) {
-          std::optional<Value> end;
-          const bool reachable =
-              forward ? IsReached(i)
-                      : game->CheckLines(p, &end) == Illegal::kLegal;
-          if (!reachable) {
-            if (details != nullptr) details->SetDetails(i, 0, kNoMove);
-            return;
-          }
-          if (forward) end = game->Primitive(p);
-          int move = kNoMove;
-          const uint8_t byte = SolvePosition(walker, p, end, c, &move);
-          bytes[i - offset] = byte;
-          if (details != nullptr) details->SetDetails(i, byte, move);
-          if (tier_moves != nullptr) {
-            tier_moves[i - first] = static_cast<uint8_t>(move);
-          }
-          // Compressed: canonical positions not over (table/compressed.h).
-          if (stored != nullptr && move != kNoMove && game->Canonical(p) == p) {
-            stored->Set(i - stored_base,
-                        static_cast<Value>(byte >> kRemotenessBits),
-                        byte & kMaxRemoteness, move);
-          }
-        });
-    counts.Add(tier_counts);
-    if (!save) return absl::OkStatus();
-    std::string payload;
-    AppendCounts(tier_counts, &payload);
-    payload.append(reinterpret_cast<const char*>(bytes) + (r.first - offset),
-                   r.count);
-    if (full_) payload.append(moves.begin(), moves.end());
-    if (stored != nullptr) {
-      payload += stored->Slice(r.first - stored_base, r.count);
-    }
-    absl::Status s = work_dir_->Put(TierName(stones, t), payload);
-    progress_.SetDisk(work_dir_->bytes_written());
-    return s;
-  }
-
-  // Takes a tier from its payload (SolveTier wrote it); false when its size
-  // does not fit this solve.
-  bool Load(int stones, const Range& r, absl::string_view payload,
-            std::vector<uint8_t>& layer,
-            std::optional<CompressedLayerBuilder>& builder, Counts& counts) {
-    const bool symbols = compressed_ && stones % 2 == 0;
-    const uint64_t per_index =
-        1 + (full_ ? 1 : 0) + (symbols ? (remoteness_ ? 3 : 2) : 0);
-    if (payload.size() != kCountBytes + per_index * r.count) return false;
-    const uint64_t offset = index_.layer_offset(stones);
-    const char* p = payload.data();
-    counts.Add(ReadCounts(p));
-    p += kCountBytes;
-    std::memcpy(layer.data() + (r.first - offset), p, r.count);
-    const uint8_t* tier_bytes = reinterpret_cast<const uint8_t*>(p);
-    p += r.count;
-    if (full_ && solution_.records.size() > 0) {
-      const uint8_t* moves = reinterpret_cast<const uint8_t*>(p);
-      for (uint64_t j = 0; j < r.count; ++j) {
-        solution_.records.SetDetails(r.first + j, tier_bytes[j], moves[j]);
-      }
-    }
-    if (full_) p += r.count;
-    if (symbols && builder.has_value()) {
-      builder->Fill(r.first - offset, r.count,
-                    absl::string_view(p, payload.data() + payload.size() - p));
-    }
-    return true;
-  }
-  bool IsReached(uint64_t i) const {
-    // Words at a layer's edge are shared with the layer being marked.
-    return __atomic_load_n(&reached_[i >> 6], __ATOMIC_RELAXED) >> (i & 63) & 1;
+  static bool IsReached(const uint64_t* bits, uint64_t j) {
+    return bits[j >> 6] >> (j & 63) & 1;
   }
 
   // Runs visit(walker, index, position, counts) over every position of
@@ -577,7 +676,8 @@ class LayeredSolver {
   Cluster& cluster_;
   const CompactLayout layout_;
   Progress progress_;
-  std::vector<uint64_t> reached_;     // forward pass: one bit an index
+  // Forward pass: one bit an index, a vector a layer.
+  std::vector<std::vector<uint64_t>> reached_;
   std::vector<uint8_t> child_layer_;  // bytes of the layer below
   uint64_t child_offset_ = 0;         // its first index
   uint64_t fixed_ = 0;                // Counts::fixed of the layers so far

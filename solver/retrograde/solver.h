@@ -85,7 +85,7 @@ struct SolveOptions {
   bool resume = false;
   // A tier is a run of whole shapes of one layer with about this many
   // indices (at least one shape). Changes the work dir, never the table.
-  uint64_t tier_indices = uint64_t{1} << 24;
+  uint64_t tier_indices = uint64_t{1} << 20;
   // Null: this process alone. Otherwise work_dir is required, and only rank
   // 0 keeps records and statistics.
   Cluster* cluster = nullptr;
@@ -130,9 +130,13 @@ struct Solution {
 // more than options.max_bytes, or the work dir's disk is full; the errors of
 // WorkDir::Open for a work dir in use or of another solve.
 //
-// Memory: full records take 2.25 bytes an index; compact ones 0.2 bytes an
-// even-layer index; either way plus one byte a position of the two widest
-// adjacent layers, and with gravity one bit an index for reachability.
+// Memory: full records take 2.25 bytes an index, compact ones 0.2 bytes an
+// even-layer index, compressed ones only their encoded sections. In memory
+// (no work dir), plus one byte a position of the two widest adjacent layers,
+// three of the widest even layer for compressed symbols, and with gravity
+// one bit an index for reachability. With a work dir, plus one byte a
+// position of the widest layer, a few tiers' payloads and two layers'
+// reachable bits.
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 
 // The bytes Solve() would need (it refuses more than options.max_bytes).
