@@ -52,7 +52,8 @@ ABSL_FLAG(bool, resume, false,
           "continue the solve kept in --work-dir (same game and options): "
           "tiers found there whole are not solved again");
 ABSL_FLAG(int64_t, tier_indices, int64_t{1} << 20,
-          "indices a tier holds (at least one shape); changes the work dir's "
+          "indices a tier holds (a layer's last tier fewer); changes the work "
+          "dir's "
           "files, never the table");
 ABSL_FLAG(std::string, remoteness, "",
           "yes or no: whether a compressed table keeps remoteness (default "
@@ -373,7 +374,12 @@ int RunSolve(int argc, char** argv, Cluster& cluster) {
   try {
     return Main(cluster);
   } catch (const std::bad_alloc&) {
-    return Fail(kMemory, "out of memory");
+    const std::string dir = absl::GetFlag(FLAGS_work_dir);
+    return Fail(kMemory, dir.empty()
+                             ? "out of memory"
+                             : absl::StrCat("out of memory; the tiers done are "
+                                            "kept in ",
+                                            dir, ": run again with --resume"));
   } catch (const std::system_error& e) {
     return Fail(kMemory, absl::StrCat("cannot start threads: ", e.what()));
   }

@@ -89,16 +89,7 @@ Position PositionIndex::At(uint64_t index) const {
   index -= offsets_[stones];
   const uint64_t pattern_count = patterns(stones);
   const uint32_t occupied = Shape(stones, index / pattern_count);
-  uint64_t rank = index % pattern_count;
-  // Colex unrank of the O slots, largest first.
-  uint32_t slots = 0;
-  int slot = stones - 1;
-  for (int i = stones / 2; i >= 1; --i) {
-    while (Binomial(slot, i) > rank) --slot;
-    slots |= uint32_t{1} << slot;
-    rank -= Binomial(slot, i);
-    --slot;
-  }
+  const uint32_t slots = UnrankPattern(stones, index % pattern_count);
   Position p;
   p.o = Deposit(slots, occupied);
   p.x = occupied & ~p.o;

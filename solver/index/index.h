@@ -113,6 +113,19 @@ class PositionIndex {
     }
     return rank;
   }
+  // The O slots of the pattern of rank `rank` < patterns(stones) (colex
+  // unrank: the lowest stones / 2 slots for rank 0).
+  static uint32_t UnrankPattern(int stones, uint64_t rank) {
+    uint32_t slots = 0;
+    int slot = stones - 1;
+    for (int i = stones / 2; i >= 1; --i) {
+      while (Binomial(slot, i) > rank) --slot;
+      slots |= uint32_t{1} << slot;
+      rank -= Binomial(slot, i);
+      --slot;
+    }
+    return slots;
+  }
   // The O stones (as cells) of pattern `slots` over `occupied`.
   static uint32_t Deposit(uint32_t slots, uint32_t occupied) {
     uint32_t cells = 0;

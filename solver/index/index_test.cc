@@ -91,6 +91,38 @@ TEST(LayerWalkerTest, ChildIndicesMatchTheRanking) {
   }
 }
 
+// Walking any range of a layer's indices, starting and ending inside
+// shapes, visits exactly those indices, each with its position and children.
+TEST(LayerWalkerTest, WalksAnyRangeOfIndices) {
+  for (const GameSpec& spec : {GameSpec{4, 3, 3}, GameSpec{3, 4, 3, true}}) {
+    const Game game = *Game::Create(spec);
+    const PositionIndex index(game);
+    for (int stones = 0; stones < game.cells(); ++stones) {
+      const uint64_t size = index.layer_size(stones);
+      for (uint64_t step : {uint64_t{1}, uint64_t{7}, uint64_t{100}, size}) {
+        uint64_t expected = index.layer_offset(stones);
+        for (uint64_t begin = 0; begin < size; begin += step) {
+          LayerWalker walker(game, index, stones);
+          walker.WalkIndices(begin, std::min(size, begin + step),
+                             [&](uint64_t i, const Position& p) {
+                               ASSERT_EQ(i, expected++);
+                               ASSERT_EQ(index.At(i), p);
+                               walker.PrepareChildren();
+                               for (uint32_t s = walker.legal(); s != 0;
+                                    s &= s - 1) {
+                                 const int cell = absl::countr_zero(s);
+                                 ASSERT_EQ(walker.Child(cell),
+                                           index.Index(Game::Play(p, cell)));
+                               }
+                             });
+        }
+        EXPECT_EQ(expected, index.layer_offset(stones + 1))
+            << spec.Name() << " layer " << stones << " step " << step;
+      }
+    }
+  }
+}
+
 // Every index maps to a position with the right counts and back.
 void ExpectBijection(const GameSpec& spec, uint64_t expected_size) {
   const Game game = *Game::Create(spec);

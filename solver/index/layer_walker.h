@@ -35,6 +35,7 @@
 #ifndef MNK_SOLVER_INDEX_LAYER_WALKER_H_
 #define MNK_SOLVER_INDEX_LAYER_WALKER_H_
 
+#include <algorithm>
 #include <cstdint>
 
 #include "absl/numeric/bits.h"
@@ -63,13 +64,25 @@ class LayerWalker {
   // PrepareChildren() so does Child().
   template <typename Visit>
   void Walk(uint64_t begin, uint64_t end, Visit&& visit) {
-    uint32_t occupied = index_.Shape(stones_, begin);
-    uint64_t global = index_.layer_offset(stones_) + begin * patterns_;
-    for (uint64_t shape = begin; shape < end; ++shape) {
+    WalkIndices(begin * patterns_, end * patterns_, visit);
+  }
+
+  // The same over the layer's indices [begin, end) (counted from the
+  // layer's first), which may start and end inside a shape.
+  template <typename Visit>
+  void WalkIndices(uint64_t begin, uint64_t end, Visit&& visit) {
+    if (begin >= end) return;
+    uint64_t shape = begin / patterns_;
+    uint64_t r = begin % patterns_;
+    uint32_t occupied = index_.Shape(stones_, shape);
+    uint64_t global = index_.layer_offset(stones_) + begin;
+    for (uint64_t left = end - begin;;) {
       PrepareShape(occupied);
-      // The O slots of the first pattern: the lowest stones / 2 of them.
-      uint32_t slots = (uint32_t{1} << (stones_ / 2)) - 1;
-      for (uint64_t r = 0; r < patterns_; ++r, ++global) {
+      // The O slots of pattern r (the lowest stones / 2 of them for r = 0).
+      uint32_t slots = PositionIndex::UnrankPattern(stones_, r);
+      const uint64_t stop = std::min<uint64_t>(patterns_, r + left);
+      left -= stop - r;
+      for (; r < stop; ++r, ++global) {
         slots_ = slots;
         Position p;
         for (uint32_t b = slots; b != 0; b &= b - 1) {
@@ -77,9 +90,11 @@ class LayerWalker {
         }
         p.x = occupied & ~p.o;
         visit(global, p);
-        if (r + 1 < patterns_) slots = PositionIndex::NextCombination(slots);
+        if (r + 1 < stop) slots = PositionIndex::NextCombination(slots);
       }
-      if (shape + 1 < end) occupied = index_.NextShape(occupied);
+      if (left == 0) break;
+      r = 0;
+      occupied = index_.NextShape(occupied);
     }
   }
 

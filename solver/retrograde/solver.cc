@@ -156,7 +156,7 @@ Counts ReadCounts(const char* p) {
 // What a solve's work dir is for: a resumed solve must match it.
 std::string Manifest(const Game& game, const SolveOptions& options) {
   return absl::StrFormat(
-      "mnk solve tiers 1\ngame %s\nlayout %s\nremoteness %s\n"
+      "mnk solve tiers 2\ngame %s\nlayout %s\nremoteness %s\n"
       "tier_indices %d\nforward_reachability %s\n",
       game.spec().Name(),
       options.compact      ? "compact"
@@ -166,7 +166,8 @@ std::string Manifest(const Game& game, const SolveOptions& options) {
       options.tier_indices, options.forward_reachability ? "yes" : "no");
 }
 
-// A tier: shapes [begin, end) of its layer, indices [first, first + count).
+// A tier: indices [begin, end) of its layer (counted from the layer's
+// first), [first, first + count) of the whole index.
 struct Range {
   uint64_t begin, end, first, count;
 };
@@ -237,7 +238,7 @@ class LayeredSolver {
         if (!Mine(stones, t)) continue;
         progress_.SetTier(t + 1, tiers);
         const Range r = Tier(stones, t);
-        ForShapes(
+        ForIndices(
             stones, r.begin, r.end,
             [&](LayerWalker& walker, uint64_t i, const Position& p, Counts&) {
               if (!IsReached(bits, i - offset) || game_.IsTerminal(p)) return;
@@ -294,8 +295,8 @@ class LayeredSolver {
     if (compressed_ && stones % 2 == 0) {
       builder.emplace(game_, layer.size(), remoteness_);
     }
-    const Counts counts = SolveShapes(
-        stones, 0, index_.shapes(stones), reach, layer.data(), offset,
+    const Counts counts = SolveIndices(
+        stones, 0, index_.layer_size(stones), reach, layer.data(), offset,
         solution_.records.size() == 0 ? nullptr : &solution_.records, nullptr,
         builder.has_value() ? &*builder : nullptr);
     AddCounts(stones, counts);
@@ -394,8 +395,8 @@ class LayeredSolver {
       symbols.emplace(game_, r.count, remoteness_);
     }
     const Counts counts =
-        SolveShapes(stones, r.begin, r.end, reach, bytes, r.first, nullptr,
-                    moves, symbols.has_value() ? &*symbols : nullptr);
+        SolveIndices(stones, r.begin, r.end, reach, bytes, r.first, nullptr,
+                     moves, symbols.has_value() ? &*symbols : nullptr);
     std::string head;
     AppendCounts(counts, &head);
     payload.replace(0, kCountBytes, head);
@@ -437,18 +438,18 @@ class LayeredSolver {
     }
   }
 
-  // Solves shapes [begin, end) of layer `stones`: each position's byte into
+  // Solves indices [begin, end) of layer `stones`: each position's byte into
   // bytes[i - base], and as given its record (`details`), its best move
   // (moves[i - base]) and, for canonical positions not over, its symbols
   // (stored->Set(i - base, ...)).
-  Counts SolveShapes(int stones, uint64_t begin, uint64_t end,
-                     const uint64_t* reach, uint8_t* bytes, uint64_t base,
-                     RecordArrays* details, uint8_t* moves,
-                     CompressedLayerBuilder* stored) {
+  Counts SolveIndices(int stones, uint64_t begin, uint64_t end,
+                      const uint64_t* reach, uint8_t* bytes, uint64_t base,
+                      RecordArrays* details, uint8_t* moves,
+                      CompressedLayerBuilder* stored) {
     const uint64_t offset = index_.layer_offset(stones);
     // Copies: byte stores could alias the members, which would then be
     // reloaded for every position.
-    return ForShapes(
+    return ForIndices(
         stones, begin, end,
         [&, bytes, base, offset, reach, details, moves, stored, game = &game_](
             LayerWalker& walker, uint64_t i, const Position& p, Counts& c) {
@@ -504,20 +505,15 @@ class LayeredSolver {
     }
   }
 
-  uint64_t ShapesPerTier(int stones) const {
-    return std::max<uint64_t>(1, tier_indices_ / index_.patterns(stones));
-  }
   int Tiers(int stones) const {
-    const uint64_t per = ShapesPerTier(stones);
-    return static_cast<int>((index_.shapes(stones) + per - 1) / per);
+    return static_cast<int>((index_.layer_size(stones) + tier_indices_ - 1) /
+                            tier_indices_);
   }
   Range Tier(int stones, int t) const {
-    const uint64_t per = ShapesPerTier(stones);
-    const uint64_t begin = t * per;
-    const uint64_t end = std::min(index_.shapes(stones), begin + per);
-    const uint64_t patterns = index_.patterns(stones);
-    return {begin, end, index_.layer_offset(stones) + begin * patterns,
-            (end - begin) * patterns};
+    const uint64_t begin = t * tier_indices_;
+    const uint64_t end =
+        std::min(index_.layer_size(stones), begin + tier_indices_);
+    return {begin, end, index_.layer_offset(stones) + begin, end - begin};
   }
   // Tier t of layer `stones` belongs to process (t + stones) % size(): small
   // layers, one tier each, go round the processes too.
@@ -540,25 +536,22 @@ class LayeredSolver {
   }
 
   // Runs visit(walker, index, position, counts) over every position of
-  // shapes [first_shape, end_shape) of a layer, in chunks of shapes shared out
-  // among the threads.
+  // indices [begin, end) of a layer (counted from its first), in chunks
+  // shared out among the threads.
   template <typename Visit>
-  Counts ForShapes(int stones, uint64_t first_shape, uint64_t end_shape,
-                   Visit&& visit) {
-    const uint64_t patterns = index_.patterns(stones);
-    // About 64K positions a chunk; small layers run on the calling thread.
-    const uint64_t chunk =
-        std::max<uint64_t>(1, (uint64_t{1} << 16) / patterns);
+  Counts ForIndices(int stones, uint64_t begin, uint64_t end, Visit&& visit) {
+    // 64K positions a chunk; small ranges run on the calling thread.
+    constexpr uint64_t kChunk = uint64_t{1} << 16;
     std::vector<Counts> counts(threads_);
-    ParallelChunks(end_shape - first_shape, chunk, threads_,
-                   [&](uint64_t begin, uint64_t end, int worker) {
+    ParallelChunks(end - begin, kChunk, threads_,
+                   [&](uint64_t from, uint64_t to, int worker) {
                      LayerWalker walker(game_, index_, stones);
                      Counts& mine = counts[worker];
-                     walker.Walk(first_shape + begin, first_shape + end,
-                                 [&](uint64_t i, const Position& p) {
-                                   visit(walker, i, p, mine);
-                                 });
-                     progress_.Add((end - begin) * patterns);
+                     walker.WalkIndices(begin + from, begin + to,
+                                        [&](uint64_t i, const Position& p) {
+                                          visit(walker, i, p, mine);
+                                        });
+                     progress_.Add(to - from);
                    });
     Counts total;
     for (const Counts& c : counts) total.Add(c);

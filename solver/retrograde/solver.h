@@ -18,8 +18,8 @@
 // the empty board marks the reachable ones first), the primitive outcome of
 // finished games, the legal moves. Normal and misère games alike.
 //
-// Tiers. Each layer is cut into tiers, runs of whole shapes (about
-// options.tier_indices indices each). With a work dir every solved tier is
+// Tiers. Each layer is cut into tiers, runs of options.tier_indices
+// consecutive indices. With a work dir every solved tier is
 // written there (its layer bytes, counts, and what the layout keeps), so a
 // killed solve resumes from the tiers done, and MPI ranks share a layer's
 // tiers out. The table is the same bytes however the tiers fell.
@@ -83,8 +83,8 @@ struct SolveOptions {
   // Trusts the tiers found in work_dir (each checked first; a damaged one is
   // solved again) instead of refusing a directory in use.
   bool resume = false;
-  // A tier is a run of whole shapes of one layer with about this many
-  // indices (at least one shape). Changes the work dir, never the table.
+  // A tier is a run of this many consecutive indices of one layer (the
+  // last one of a layer shorter). Changes the work dir, never the table.
   uint64_t tier_indices = uint64_t{1} << 20;
   // Null: this process alone. Otherwise work_dir is required, and only rank
   // 0 keeps records and statistics.
