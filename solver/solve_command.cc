@@ -273,12 +273,19 @@ int Main(Cluster& cluster) {
     options.compressed = false;
   }
   if (const uint64_t need = SolveBytes(*game, options); need > memory) {
+    std::string hint;
+    if (work_dir.empty()) {
+      SolveOptions in_tiers = options;
+      in_tiers.work_dir = "DIR";
+      absl::StrAppendFormat(&hint, "; with --work-dir=DIR it needs %.2f GiB",
+                            SolveBytes(*game, in_tiers) / 1073741824.0);
+    }
+    if (!options.compact) hint += "; --layout=compact needs less";
     return Fail(kMemory,
-                absl::StrFormat(
-                    "solving %s needs %.2f GiB; the limit is %.2f "
-                    "GiB (--memory)%s",
-                    spec.Name(), need / 1073741824.0, memory / 1073741824.0,
-                    options.compact ? "" : "; --layout=compact needs less"));
+                absl::StrFormat("solving %s needs %.2f GiB; the limit is %.2f "
+                                "GiB (--memory)%s",
+                                spec.Name(), need / 1073741824.0,
+                                memory / 1073741824.0, hint));
   }
   absl::StatusOr<Solution> solution = Solve(*game, options);
   if (!solution.ok()) {

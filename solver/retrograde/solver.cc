@@ -6,6 +6,7 @@
 #include <cassert>
 #include <chrono>
 #include <cstring>
+#include <future>
 #include <optional>
 #include <vector>
 
@@ -319,6 +320,7 @@ class LayeredSolver {
   absl::Status SolveLayerInTiers(int stones, const uint64_t* reach) {
     const int tiers = Tiers(stones);
     absl::Status status;
+    std::future<absl::Status> writing;
     for (int t = 0; t < tiers && status.ok(); ++t) {
       if (!Mine(stones, t)) continue;
       progress_.SetTier(t + 1, tiers);
@@ -334,9 +336,19 @@ class LayeredSolver {
           ++solution_.stats.tiers_redone;
         }
       }
-      status = SolveTier(stones, t, r, reach);
+      // Each tier is compressed and written on a thread of its own while the
+      // next one is solved (one write in flight).
+      std::string payload = SolveTier(stones, r, reach);
+      status = FinishWrite(writing);
+      if (!status.ok()) break;
+      writing = std::async(
+          std::launch::async,
+          [this, name = TierName(stones, t), payload = std::move(payload)] {
+            return work_dir_->Put(name, payload);
+          });
       ++solution_.stats.tiers_solved;
     }
+    if (absl::Status s = FinishWrite(writing); status.ok()) status = s;
     if (absl::Status s = Agree(status); !s.ok()) return s;
 
     std::vector<uint8_t>().swap(child_layer_);  // no longer needed
@@ -383,9 +395,16 @@ class LayeredSolver {
                                     (symbols ? (remoteness_ ? 3 : 2) : 0));
   }
 
-  // Solves tier t of layer `stones` and writes it to the work dir.
-  absl::Status SolveTier(int stones, int t, const Range& r,
-                         const uint64_t* reach) {
+  // Waits for the tier being written, if any: its status.
+  absl::Status FinishWrite(std::future<absl::Status>& writing) {
+    if (!writing.valid()) return absl::OkStatus();
+    absl::Status status = writing.get();
+    progress_.SetDisk(work_dir_->bytes_written());
+    return status;
+  }
+
+  // Solves tier `r` of layer `stones`: its payload for the work dir.
+  std::string SolveTier(int stones, const Range& r, const uint64_t* reach) {
     std::string payload(PayloadBytes(stones, r), '\0');
     uint8_t* const bytes = reinterpret_cast<uint8_t*>(&payload[kCountBytes]);
     uint8_t* const moves = full_ ? bytes + r.count : nullptr;
@@ -404,9 +423,7 @@ class LayeredSolver {
       const std::string slice = symbols->Slice(0, r.count);
       payload.replace(kCountBytes + r.count, slice.size(), slice);
     }
-    absl::Status s = work_dir_->Put(TierName(stones, t), payload);
-    progress_.SetDisk(work_dir_->bytes_written());
-    return s;
+    return payload;
   }
 
   // Takes a tier from its payload (SolveTier wrote it; its size checked).
