@@ -16,6 +16,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/numeric/bits.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -52,7 +53,8 @@ ABSL_FLAG(bool, resume, false,
           "continue the solve kept in --work-dir (same game and options): "
           "tiers found there whole are not solved again");
 ABSL_FLAG(int64_t, tier_indices, int64_t{1} << 20,
-          "indices a tier holds (a layer's last tier fewer); changes the work "
+          "indices a tier holds, a power of two (a layer's last tier fewer); "
+          "changes the work "
           "dir's "
           "files, never the table");
 ABSL_FLAG(std::string, remoteness, "",
@@ -245,9 +247,11 @@ int Main(Cluster& cluster) {
     return Fail(kUsage, "--resume needs the --work-dir of the solve to resume");
   }
   const int64_t tier_indices = absl::GetFlag(FLAGS_tier_indices);
-  if (tier_indices < 1) {
-    return Fail(kUsage, absl::StrCat("--tier_indices=", tier_indices,
-                                     ": expected a positive number"));
+  if (tier_indices < 1 ||
+      !absl::has_single_bit(static_cast<uint64_t>(tier_indices))) {
+    return Fail(kUsage,
+                absl::StrCat("--tier-indices=", tier_indices,
+                             ": expected a power of two, e.g. 1048576"));
   }
   // A table that cannot be written is found out before the solve, not after.
   if (!out.empty() && lead) {

@@ -31,12 +31,12 @@ for game in "${games[@]}"; do
   "$SOLVE" $game --quiet --out="$TMP/plain$n.mnk" > /dev/null \
     || fail "$game: plain solve"
   "$SOLVE" $game --quiet --out="$TMP/tiers$n.mnk" --work-dir="$TMP/w$n" \
-    --tier-indices=5000 > /dev/null || fail "$game: solve with a work dir"
+    --tier-indices=4096 > /dev/null || fail "$game: solve with a work dir"
   cmp -s "$TMP/plain$n.mnk" "$TMP/tiers$n.mnk" \
     || fail "$game: a work dir changed the table"
   # Resuming a finished solve solves nothing and writes the same table.
   out=$("$SOLVE" $game --quiet --json --out="$TMP/again$n.mnk" \
-    --work-dir="$TMP/w$n" --tier-indices=5000 --resume)
+    --work-dir="$TMP/w$n" --tier-indices=4096 --resume)
   expect_eq "$game: resumed finished solve" "0 0" \
     "$(printf '%s\n' "$out" | "$JSON" /tiers/solved /tiers/redone | xargs)"
   cmp -s "$TMP/plain$n.mnk" "$TMP/again$n.mnk" || fail "$game: resume differs"
@@ -48,7 +48,7 @@ if command -v mpirun > /dev/null; then
   for game in "${games[@]}"; do
     n=$((n + 1))
     out=$(mpirun --oversubscribe -np 3 "$SOLVE_MPI" $game --quiet --json \
-      --out="$TMP/mpi$n.mnk" --work-dir="$TMP/m$n" --tier-indices=5000 \
+      --out="$TMP/mpi$n.mnk" --work-dir="$TMP/m$n" --tier-indices=4096 \
       2> "$TMP/mpi_err")
     expect_eq "$game: mpirun exit" 0 $?
     cmp -s "$TMP/plain$n.mnk" "$TMP/mpi$n.mnk" \
@@ -74,7 +74,7 @@ kill_and_resume() {  # NAME PLAIN_TABLE FLAGS...
   rm -rf "$dir"
   for attempt in $(seq 1 40); do
     "$SOLVE" "$@" --quiet --json --out="$TMP/k.mnk" --work-dir="$dir" \
-      --tier-indices=50000 $resume > "$TMP/k.json" 2> "$TMP/k.err" &
+      --tier-indices=65536 $resume > "$TMP/k.json" 2> "$TMP/k.err" &
     local pid=$!
     # The first kill comes early (the solve takes 0.3 s or more), the others
     # anywhere in 10-710 ms.
@@ -92,7 +92,7 @@ kill_and_resume() {  # NAME PLAIN_TABLE FLAGS...
   done
   if [ "$status" -ne 0 ]; then
     "$SOLVE" "$@" --quiet --json --out="$TMP/k.mnk" --work-dir="$dir" \
-      --tier-indices=50000 $resume > "$TMP/k.json" 2> "$TMP/k.err"
+      --tier-indices=65536 $resume > "$TMP/k.json" 2> "$TMP/k.err"
     status=$?
   fi
   expect_eq "$name: resumed solve exit ($(cat "$TMP/k.err"))" 0 "$status"
@@ -111,7 +111,7 @@ victim=$(ls "$dir" | grep '^L1.*\.tier$' | head -1)
 printf 'x' | dd of="$dir/$victim" bs=1 seek=40 conv=notrunc 2> /dev/null
 : > "$dir/$(ls "$dir" | grep '^L0.*\.tier$' | head -1)"
 out=$("$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \
-  --json --out="$TMP/mended.mnk" --work-dir="$dir" --tier-indices=5000 --resume)
+  --json --out="$TMP/mended.mnk" --work-dir="$dir" --tier-indices=4096 --resume)
 expect_eq "damaged tiers redone" "2 2" \
   "$(printf '%s\n' "$out" | "$JSON" /tiers/solved /tiers/redone | xargs)"
 cmp -s "$TMP/plain4.mnk" "$TMP/mended.mnk" || fail "mended table differs"
@@ -126,6 +126,9 @@ expect_contains "another solve" "holds another solve" "$(cat "$TMP/err")"
 "$SOLVE" --quiet --resume > /dev/null 2> "$TMP/err"
 expect_eq "resume without work dir exit" 1 $?
 expect_contains "resume without work dir" "--resume needs the --work-dir" "$(cat "$TMP/err")"
+"$SOLVE" --quiet --tier-indices=5000 > /dev/null 2> "$TMP/err"
+expect_eq "tier size exit" 1 $?
+expect_contains "tier size" "--tier-indices=5000: expected a power of two" "$(cat "$TMP/err")"
 "$SOLVE" --quiet --memory=lots > /dev/null 2> "$TMP/err"
 expect_eq "bad memory exit" 1 $?
 expect_contains "bad memory" "--memory=lots: expected a positive number of bytes" "$(cat "$TMP/err")"
@@ -137,14 +140,14 @@ expect_eq "memory with a suffix exit" 0 $?
 # A full disk (a file-size limit stands in for it): exit 5, the tiers done
 # kept; resumed with room, the same table.
 (ulimit -f 8; "$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed \
-  --quiet --out="$TMP/full.mnk" --work-dir="$TMP/full" --tier-indices=5000 \
+  --quiet --out="$TMP/full.mnk" --work-dir="$TMP/full" --tier-indices=4096 \
   > /dev/null 2> "$TMP/err")
 expect_eq "full disk exit" 5 $?
 expect_contains "full disk" "File too large; the tiers done are kept in $TMP/full: run again with --resume" "$(cat "$TMP/err")"
 [ -e "$TMP/full.mnk" ] && fail "a table was written after a full disk"
 ls "$TMP/full" | grep -q tmp && fail "a temporary tier file was left behind"
 "$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \
-  --out="$TMP/full.mnk" --work-dir="$TMP/full" --tier-indices=5000 --resume > /dev/null
+  --out="$TMP/full.mnk" --work-dir="$TMP/full" --tier-indices=4096 --resume > /dev/null
 cmp -s "$TMP/plain4.mnk" "$TMP/full.mnk" || fail "resumed after a full disk: differs"
 
 finish tiers

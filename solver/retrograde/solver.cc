@@ -104,10 +104,12 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
           ? 0
           : RecordView::ValueBytes(index.size()) + 2 * index.size();
   if (!options.work_dir.empty()) {
-    // One layer's bytes (the children), a tier's payload three times over
-    // (built, compressed, read back), two layers' reachable bits.
-    const uint64_t tier = std::min(widest, options.tier_indices) * 5;
-    return records + widest + 3 * tier + (forward ? widest / 4 : 0);
+    // The tiers of the layer below that one tier reads (a few a playable
+    // cell), a tier's payload three times over (built, compressed, read
+    // back), two layers' reachable bits.
+    const uint64_t tier = std::min(widest, options.tier_indices);
+    return records + (2 * game.cells() + 15) * tier +
+           (forward ? widest / 4 : 0);
   }
   // Compressed: the symbols of one even layer (value, move, remoteness);
   // the encoded sections are small beside them.
@@ -173,6 +175,24 @@ struct Range {
   uint64_t begin, end, first, count;
 };
 
+// The bytes of the layer below, as the solver reads its children: one array
+// (in memory), or the tiers of it that a work-dir solve has loaded (tier
+// sizes are powers of two).
+struct FlatChildren {
+  const uint8_t* bytes;
+  uint64_t first;  // index of bytes[0]
+  uint8_t operator()(uint64_t i) const { return bytes[i - first]; }
+};
+struct TieredChildren {
+  const uint8_t* const* tiers;  // tiers[t]: tier t's bytes, if loaded
+  uint64_t first;               // the layer's first index
+  int shift;                    // log2 of the tier size
+  uint8_t operator()(uint64_t i) const {
+    const uint64_t j = i - first;
+    return tiers[j >> shift][j & ((uint64_t{1} << shift) - 1)];
+  }
+};
+
 // One solve: the steps are the public methods, called in order by Solve().
 //
 // A tier on disk ("L<layer>-T<tier>", solver/tiers/work_dir.h), its payload:
@@ -199,6 +219,7 @@ class LayeredSolver {
         resume_(options.resume),
         threads_(std::max(1, options.threads)),
         tier_indices_(std::max<uint64_t>(1, options.tier_indices)),
+        tier_shift_(absl::countr_zero(tier_indices_)),
         work_dir_(work_dir),
         cluster_(cluster),
         layout_(index_),
@@ -297,11 +318,12 @@ class LayeredSolver {
       builder.emplace(game_, layer.size(), remoteness_);
     }
     const Counts counts = SolveIndices(
-        stones, 0, index_.layer_size(stones), reach, layer.data(), offset,
+        stones, 0, index_.layer_size(stones), reach,
+        FlatChildren{child_layer_.data(), child_offset_}, layer.data(), offset,
         solution_.records.size() == 0 ? nullptr : &solution_.records, nullptr,
         builder.has_value() ? &*builder : nullptr);
     AddCounts(stones, counts);
-    StoreValues(stones, layer);
+    StoreValues(stones, layer.data(), 0, layer.size());
     if (builder.has_value()) {
       layers_[stones / 2] = builder->Encode();
       builder.reset();
@@ -313,10 +335,11 @@ class LayeredSolver {
   }
 
   // With a work dir: this process's tiers solved and written (or, resuming,
-  // found there whole), then, once every process is done, the whole layer
-  // read back: the children of the next layer, and what rank 0 keeps. The
-  // compressed sections are encoded from the tiers in two passes
-  // (RunEncoder), so no layer's symbols are held whole.
+  // found there whole); each reads only the tiers of the layer below that
+  // hold its children. Then, once every process is done, rank 0 reads the
+  // layer's tiers back for its counts and the records it keeps; compressed
+  // sections are encoded from the tiers in two passes (RunEncoder), so no
+  // layer is ever held whole.
   absl::Status SolveLayerInTiers(int stones, const uint64_t* reach) {
     const int tiers = Tiers(stones);
     absl::Status status;
@@ -336,6 +359,8 @@ class LayeredSolver {
           ++solution_.stats.tiers_redone;
         }
       }
+      status = LoadChildren(stones, r);
+      if (!status.ok()) break;
       // Each tier is compressed and written on a thread of its own while the
       // next one is solved (one write in flight).
       std::string payload = SolveTier(stones, r, reach);
@@ -349,17 +374,17 @@ class LayeredSolver {
       ++solution_.stats.tiers_solved;
     }
     if (absl::Status s = FinishWrite(writing); status.ok()) status = s;
+    child_tiers_.clear();
+    child_pointers_.clear();
     if (absl::Status s = Agree(status); !s.ok()) return s;
+    if (!keep_) return absl::OkStatus();
 
-    std::vector<uint8_t>().swap(child_layer_);  // no longer needed
-    const uint64_t offset = index_.layer_offset(stones);
-    std::vector<uint8_t> layer(index_.layer_size(stones), 0);
     std::vector<RunEncoder> encoders;
-    if (keep_ && compressed_ && stones % 2 == 0) {
+    if (compressed_ && stones % 2 == 0) {
       encoders = CompressedLayerBuilder::Encoders(game_, remoteness_);
     }
     Counts counts;
-    // Pass 1 over the layer's tiers: bytes, counts, records, and the symbol
+    // Pass 1 over the layer's tiers: counts, records, values, and the symbol
     // frequencies; pass 2 (compressed, even layers): the symbols encoded.
     for (int pass = 1; pass <= (encoders.empty() ? 1 : 2); ++pass) {
       for (int t = 0; t < tiers && status.ok(); ++t) {
@@ -372,19 +397,63 @@ class LayeredSolver {
               "tier ", TierName(stones, t), " in ", work_dir_->path(),
               " has the wrong size for this solve"));
         } else {
-          Load(pass, stones, r, *kept, layer, encoders, counts);
+          Load(pass, stones, r, *kept, encoders, counts);
         }
       }
     }
-    if (absl::Status s = Agree(status); !s.ok()) return s;
+    if (!status.ok()) return status;
     AddCounts(stones, counts);
-    if (keep_) StoreValues(stones, layer);
     if (!encoders.empty()) {
       for (RunEncoder& e : encoders) layers_[stones / 2].push_back(e.Finish());
       if (stones == 0) solution_.sections = ArrangeSections(std::move(layers_));
     }
-    child_layer_ = std::move(layer);
-    child_offset_ = offset;
+    return absl::OkStatus();
+  }
+
+  // Reads the tiers of layer stones + 1 that hold the children of tier `r`
+  // of layer `stones` (every child of a shape lies in one child shape a
+  // move), and lets go of those it no longer needs.
+  absl::Status LoadChildren(int stones, const Range& r) {
+    if (stones == game_.cells()) return absl::OkStatus();
+    const int below = stones + 1;
+    const int shift = tier_shift_;
+    child_tiers_.resize(Tiers(below));
+    child_pointers_.resize(Tiers(below), nullptr);
+    std::vector<bool> needed(Tiers(below), false);
+    const uint64_t patterns = index_.patterns(stones);
+    const uint64_t child_patterns = index_.patterns(below);
+    const uint64_t last_shape = (r.end - 1) / patterns;
+    uint32_t occupied = index_.Shape(stones, r.begin / patterns);
+    for (uint64_t shape = r.begin / patterns;; ++shape) {
+      for (uint32_t s = game_.Playable(occupied); s != 0; s &= s - 1) {
+        const uint64_t child = index_.ShapeRank(occupied | (s & -s));
+        const uint64_t first = child * child_patterns >> shift;
+        const uint64_t last = ((child + 1) * child_patterns - 1) >> shift;
+        for (uint64_t t = first; t <= last; ++t) needed[t] = true;
+      }
+      if (shape == last_shape) break;
+      occupied = index_.NextShape(occupied);
+    }
+    for (size_t t = 0; t < needed.size(); ++t) {
+      if (!needed[t]) {
+        std::string().swap(child_tiers_[t]);
+        child_pointers_[t] = nullptr;
+        continue;
+      }
+      if (child_pointers_[t] != nullptr) continue;
+      const Range c = Tier(below, static_cast<int>(t));
+      absl::StatusOr<std::string> kept =
+          work_dir_->Get(TierName(below, static_cast<int>(t)));
+      if (!kept.ok()) return kept.status();
+      if (kept->size() != PayloadBytes(below, c)) {
+        return absl::DataLossError(
+            absl::StrCat("tier ", TierName(below, static_cast<int>(t)), " in ",
+                         work_dir_->path(), " has the wrong size"));
+      }
+      child_tiers_[t] = kept->substr(kCountBytes, c.count);
+      child_pointers_[t] =
+          reinterpret_cast<const uint8_t*>(child_tiers_[t].data());
+    }
     return absl::OkStatus();
   }
 
@@ -403,7 +472,8 @@ class LayeredSolver {
     return status;
   }
 
-  // Solves tier `r` of layer `stones`: its payload for the work dir.
+  // Solves tier `r` of layer `stones` (its children loaded): its payload for
+  // the work dir.
   std::string SolveTier(int stones, const Range& r, const uint64_t* reach) {
     std::string payload(PayloadBytes(stones, r), '\0');
     uint8_t* const bytes = reinterpret_cast<uint8_t*>(&payload[kCountBytes]);
@@ -413,9 +483,13 @@ class LayeredSolver {
     if (compressed_ && stones % 2 == 0) {
       symbols.emplace(game_, r.count, remoteness_);
     }
+    const TieredChildren children{
+        child_pointers_.data(),
+        stones < game_.cells() ? index_.layer_offset(stones + 1) : 0,
+        tier_shift_};
     const Counts counts =
-        SolveIndices(stones, r.begin, r.end, reach, bytes, r.first, nullptr,
-                     moves, symbols.has_value() ? &*symbols : nullptr);
+        SolveIndices(stones, r.begin, r.end, reach, children, bytes, r.first,
+                     nullptr, moves, symbols.has_value() ? &*symbols : nullptr);
     std::string head;
     AppendCounts(counts, &head);
     payload.replace(0, kCountBytes, head);
@@ -427,11 +501,10 @@ class LayeredSolver {
   }
 
   // Takes a tier from its payload (SolveTier wrote it; its size checked).
-  // Pass 1: its bytes into `layer`, its counts, its records (full layout,
-  // rank 0) and its symbols counted; pass 2: its symbols written.
+  // Pass 1: its counts, its records or values (StoreValues) and its symbols
+  // counted; pass 2: its symbols written.
   void Load(int pass, int stones, const Range& r, absl::string_view payload,
-            std::vector<uint8_t>& layer, std::vector<RunEncoder>& encoders,
-            Counts& counts) {
+            std::vector<RunEncoder>& encoders, Counts& counts) {
     const uint8_t* p = reinterpret_cast<const uint8_t*>(payload.data());
     const uint8_t* symbols = p + kCountBytes + r.count * (full_ ? 2 : 1);
     if (pass == 2) {
@@ -442,14 +515,13 @@ class LayeredSolver {
     }
     counts.Add(ReadCounts(payload.data()));
     const uint8_t* bytes = p + kCountBytes;
-    std::memcpy(layer.data() + (r.first - index_.layer_offset(stones)), bytes,
-                r.count);
     if (full_ && solution_.records.size() > 0) {
       const uint8_t* moves = bytes + r.count;
       for (uint64_t j = 0; j < r.count; ++j) {
         solution_.records.SetDetails(r.first + j, bytes[j], moves[j]);
       }
     }
+    StoreValues(stones, bytes, r.begin, r.count);
     for (size_t k = 0; k < encoders.size(); ++k) {
       encoders[k].Count(symbols + k * r.count, r.count);
     }
@@ -459,17 +531,19 @@ class LayeredSolver {
   // bytes[i - base], and as given its record (`details`), its best move
   // (moves[i - base]) and, for canonical positions not over, its symbols
   // (stored->Set(i - base, ...)).
+  template <typename Children>
   Counts SolveIndices(int stones, uint64_t begin, uint64_t end,
-                      const uint64_t* reach, uint8_t* bytes, uint64_t base,
-                      RecordArrays* details, uint8_t* moves,
-                      CompressedLayerBuilder* stored) {
+                      const uint64_t* reach, const Children& children,
+                      uint8_t* bytes, uint64_t base, RecordArrays* details,
+                      uint8_t* moves, CompressedLayerBuilder* stored) {
     const uint64_t offset = index_.layer_offset(stones);
     // Copies: byte stores could alias the members, which would then be
     // reloaded for every position.
     return ForIndices(
         stones, begin, end,
-        [&, bytes, base, offset, reach, details, moves, stored, game = &game_](
-            LayerWalker& walker, uint64_t i, const Position& p, Counts& c) {
+        [&, children, bytes, base, offset, reach, details, moves, stored,
+         game = &game_](LayerWalker& walker, uint64_t i, const Position& p,
+                        Counts& c) {
           std::optional<Value> end;
           const bool reachable =
               reach != nullptr ? IsReached(reach, i - offset)
@@ -480,7 +554,8 @@ class LayeredSolver {
           }
           if (reach != nullptr) end = game->Primitive(p);
           int move = kNoMove;
-          const uint8_t byte = SolvePosition(walker, p, end, c, &move);
+          const uint8_t byte =
+              SolvePosition(walker, p, end, children, c, &move);
           bytes[i - base] = byte;
           if (details != nullptr) details->SetDetails(i, byte, move);
           if (moves != nullptr) moves[i - base] = static_cast<uint8_t>(move);
@@ -578,9 +653,11 @@ class LayeredSolver {
   // The layer byte of a reachable position and its best move (*move stays
   // kNoMove when the game is over): by the rules (`end`, its Primitive())
   // when the game is over, else the policy's best child.
+  template <typename Children>
   ABSL_ATTRIBUTE_ALWAYS_INLINE uint8_t SolvePosition(LayerWalker& walker,
                                                      const Position& p,
                                                      std::optional<Value> end,
+                                                     const Children& children,
                                                      Counts& c, int* move) {
     ++c.reachable;
     c.CountFixed(game_, p);
@@ -597,15 +674,11 @@ class LayeredSolver {
       }
     } else {
       walker.PrepareChildren();
-      // Locals: byte stores could alias the members, which would then be
-      // reloaded for every child.
-      const uint8_t* const children = child_layer_.data();
-      const uint64_t first_child = child_offset_;
       int best = -(1 << 20);
       uint8_t best_child = 0;
       for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
         const int cell = absl::countr_zero(s);
-        const uint8_t child = children[walker.Child(cell) - first_child];
+        const uint8_t child = children(walker.Child(cell));
         const int score = kChildScores.score[child];
         if (score > best) {
           best = score;
@@ -645,25 +718,26 @@ class LayeredSolver {
 
   // The values of a solved layer into the 2-bit section, or into the compact
   // layout (even layers only); the empty board's into the stats.
-  void StoreValues(int stones, const std::vector<uint8_t>& layer) {
-    const uint64_t offset = index_.layer_offset(stones);
+  void StoreValues(int stones, const uint8_t* layer, uint64_t begin,
+                   uint64_t n) {
+    const uint64_t offset = index_.layer_offset(stones) + begin;
     if (solution_.records.size() > 0) {
-      for (uint64_t i = 0; i < layer.size(); ++i) {
+      for (uint64_t i = 0; i < n; ++i) {
         if (layer[i] != 0) {
           solution_.records.SetValue(
               offset + i, static_cast<Value>(layer[i] >> kRemotenessBits));
         }
       }
     } else if (compact_ && stones % 2 == 0) {
-      const uint64_t first = layout_.Entry(offset, stones);
-      for (uint64_t i = 0; i < layer.size(); ++i) {
+      const uint64_t first = layout_.Entry(index_.layer_offset(stones), stones);
+      for (uint64_t i = 0; i < n; ++i) {
         if (layer[i] != 0) {
-          CompactLayout::Put(solution_.compact.data(), first + i,
+          CompactLayout::Put(solution_.compact.data(), first + begin + i,
                              static_cast<Value>(layer[i] >> kRemotenessBits));
         }
       }
     }
-    if (stones == 0) {
+    if (stones == 0 && begin == 0 && n > 0) {
       solution_.stats.start_value =
           static_cast<Value>(layer[0] >> kRemotenessBits);
       solution_.stats.start_remoteness = layer[0] & kMaxRemoteness;
@@ -681,7 +755,8 @@ class LayeredSolver {
   const bool keep_;  // this process keeps records, sections and stats
   const bool resume_;
   const int threads_;
-  const uint64_t tier_indices_;
+  const uint64_t tier_indices_;    // a power of two
+  const int tier_shift_;           // its log2
   const WorkDir* const work_dir_;  // null: nothing is written
   Cluster& cluster_;
   const CompactLayout layout_;
@@ -689,8 +764,12 @@ class LayeredSolver {
   // Forward pass: one bit an index, a vector a layer.
   std::vector<std::vector<uint64_t>> reached_;
   std::vector<uint8_t> child_layer_;  // bytes of the layer below
-  uint64_t child_offset_ = 0;         // its first index
-  uint64_t fixed_ = 0;                // Counts::fixed of the layers so far
+  // With a work dir: the tiers of the layer below that the tier being solved
+  // reads (their bytes), and pointers to them (null: not loaded).
+  std::vector<std::string> child_tiers_;
+  std::vector<const uint8_t*> child_pointers_;
+  uint64_t child_offset_ = 0;  // its first index
+  uint64_t fixed_ = 0;         // Counts::fixed of the layers so far
   // Compressed: each even layer's sections (by stones / 2), as solved.
   std::vector<std::vector<std::string>> layers_ =
       std::vector<std::vector<std::string>>(game_.cells() / 2 + 1);
@@ -711,6 +790,11 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
         game.spec().Name(), bytes / 1073741824.0, index.size(),
         options.max_bytes / 1073741824.0,
         options.compact ? "" : " (the compact layout needs less)"));
+  }
+  if (!absl::has_single_bit(options.tier_indices)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tiers of ", options.tier_indices,
+                     " indices: expected a power of two"));
   }
   Cluster alone;
   Cluster& cluster = options.cluster != nullptr ? *options.cluster : alone;

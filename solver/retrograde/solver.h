@@ -84,7 +84,8 @@ struct SolveOptions {
   // solved again) instead of refusing a directory in use.
   bool resume = false;
   // A tier is a run of this many consecutive indices of one layer (the
-  // last one of a layer shorter). Changes the work dir, never the table.
+  // last one of a layer shorter); a power of two. Changes the work dir,
+  // never the table.
   uint64_t tier_indices = uint64_t{1} << 20;
   // Null: this process alone. Otherwise work_dir is required, and only rank
   // 0 keeps records and statistics.
@@ -134,9 +135,9 @@ struct Solution {
 // even-layer index, compressed ones only their encoded sections. In memory
 // (no work dir), plus one byte a position of the two widest adjacent layers,
 // three of the widest even layer for compressed symbols, and with gravity
-// one bit an index for reachability. With a work dir, plus one byte a
-// position of the widest layer, a few tiers' payloads and two layers'
-// reachable bits.
+// one bit an index for reachability. With a work dir, plus the tiers of the
+// layer below that the tier being solved reads, a few tiers' payloads and
+// two layers' reachable bits.
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 
 // The bytes Solve() would need (it refuses more than options.max_bytes).
