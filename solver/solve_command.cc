@@ -317,7 +317,6 @@ int Main(Cluster& cluster) {
   uint64_t bytes = compact ? CompactTableFileSize(solution->index)
                            : TableFileSize(solution->index.size());
   SectionBytes sections;
-  std::string compressed_bytes;
   if (compressed) {
     // Sections come values, moves, remoteness: one of each kind a layer.
     const size_t layers = game->cells() / 2 + 1;
@@ -326,18 +325,17 @@ int Main(Cluster& cluster) {
     for (size_t i = 0; i < solution->sections.size(); ++i) {
       *kinds[i / layers] += solution->sections[i].size();
     }
-    compressed_bytes = SerializeCompressedTable(
-        spec, solution->sections, solution->stats.reachable, keep_remoteness);
-    solution->sections.clear();
-    bytes = compressed_bytes.size();
+    bytes = CompressedTableFileSize(solution->sections);
   }
   if (!out.empty()) {
     const absl::Status written =
-        compact      ? WriteCompactTable(out, spec, solution->compact,
-                                         solution->stats.reachable)
-        : compressed ? WriteSerializedTable(out, compressed_bytes)
-                     : WriteTable(out, spec, solution->records.view(),
-                                  solution->stats.reachable);
+        compact ? WriteCompactTable(out, spec, solution->compact,
+                                    solution->stats.reachable)
+        : compressed
+            ? WriteCompressedTable(out, spec, solution->sections,
+                                   solution->stats.reachable, keep_remoteness)
+            : WriteTable(out, spec, solution->records.view(),
+                         solution->stats.reachable);
     if (!written.ok()) return Fail(kBadOut, written.message());
   }
   const std::string report = absl::GetFlag(FLAGS_json)

@@ -563,10 +563,14 @@ absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
                {{compact.data(), compact.size()}});
 }
 
-std::string SerializeCompressedTable(const GameSpec& spec,
-                                     const std::vector<std::string>& sections,
-                                     uint64_t reachable, bool remoteness) {
-  // The directory (table.h), then the sections.
+namespace {
+
+// Emits the compressed layout (3): the directory (table.h), then the
+// sections.
+void EmitCompressed(const GameSpec& spec,
+                    const std::vector<std::string>& sections,
+                    uint64_t reachable, bool remoteness,
+                    const std::function<void(const void*, size_t)>& emit) {
   std::string directory(16 * sections.size(), '\0');
   std::vector<Section> all = {
       {reinterpret_cast<const uint8_t*>(directory.data()), directory.size()}};
@@ -580,14 +584,36 @@ std::string SerializeCompressedTable(const GameSpec& spec,
                    sections[s].size()});
   }
   const PositionIndex index(*Game::Create(spec));
-  std::string bytes;
-  EmitTable(spec, Layout::kCompressed, index.size(), reachable, all,
-            [&](const void* data, size_t size) {
-              bytes.append(static_cast<const char*>(data), size);
-            },
+  EmitTable(spec, Layout::kCompressed, index.size(), reachable, all, emit,
             remoteness ? kFlagRemoteness : 0,
             {kTableHeaderSize, sections.size(), offset});
+}
+
+}  // namespace
+
+std::string SerializeCompressedTable(const GameSpec& spec,
+                                     const std::vector<std::string>& sections,
+                                     uint64_t reachable, bool remoteness) {
+  std::string bytes;
+  EmitCompressed(spec, sections, reachable, remoteness,
+                 [&](const void* data, size_t size) {
+                   bytes.append(static_cast<const char*>(data), size);
+                 });
   return bytes;
+}
+
+absl::Status WriteCompressedTable(const std::string& path, const GameSpec& spec,
+                                  const std::vector<std::string>& sections,
+                                  uint64_t reachable, bool remoteness) {
+  return WriteAtomically(path, [&](const auto& emit) {
+    EmitCompressed(spec, sections, reachable, remoteness, emit);
+  });
+}
+
+uint64_t CompressedTableFileSize(const std::vector<std::string>& sections) {
+  uint64_t data = kTableHeaderSize + 16 * sections.size();
+  for (const std::string& section : sections) data += section.size();
+  return FileBytes(data);
 }
 
 std::string SerializeCompressedTable(const Game& game,

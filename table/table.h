@@ -130,6 +130,12 @@ std::string SerializeCompressedTable(const GameSpec& spec,
 std::string SerializeCompressedTable(const Game& game,
                                      const RecordView& records,
                                      uint64_t reachable, bool remoteness);
+// Writes the compressed layout from its sections, as WriteTable does (no
+// copy of the whole file is made), and its exact size.
+absl::Status WriteCompressedTable(const std::string& path, const GameSpec& spec,
+                                  const std::vector<std::string>& sections,
+                                  uint64_t reachable, bool remoteness);
+uint64_t CompressedTableFileSize(const std::vector<std::string>& sections);
 // Writes bytes made by one of the Serialize functions, as WriteTable does.
 absl::Status WriteSerializedTable(const std::string& path,
                                   const std::string& bytes);

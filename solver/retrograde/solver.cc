@@ -201,7 +201,7 @@ struct TieredChildren {
 //   n bytes    full layout only: each index's best move (kNoMove: none)
 //   2n or 3n   compressed layout, even layers only: the symbols of its
 //              entries (CompressedLayerBuilder::Slice)
-// and "reachable" (gravity) holds the forward pass's bitmap, one bit an index.
+// and "R<layer>" (gravity) holds a layer's reachable bits, one an index.
 class LayeredSolver {
  public:
   LayeredSolver(const SolveOptions& options, Solution& solution,
