@@ -54,9 +54,7 @@ ABSL_FLAG(bool, resume, false,
           "tiers found there whole are not solved again");
 ABSL_FLAG(int64_t, tier_indices, int64_t{1} << 20,
           "indices a tier holds, a power of two (a layer's last tier fewer); "
-          "changes the work "
-          "dir's "
-          "files, never the table");
+          "changes the work dir's files, never the table");
 ABSL_FLAG(std::string, remoteness, "",
           "yes or no: whether a compressed table keeps remoteness (default "
           "yes; only with --layout=compressed)");
