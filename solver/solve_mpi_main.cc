@@ -10,7 +10,9 @@
 // (MPI_Allreduce), and each reads the other ranks' tiers of that layer, the
 // children of the next. Rank 0 keeps the records and writes the table, the
 // same bytes as `solve` writes. The gravity boards' forward pass is shared
-// the same way, its bits ORed together (MPI_Allreduce with MPI_BOR).
+// the same way, its bits ORed together (MPI_Allreduce with MPI_BOR). A rank
+// that fails says why and ends every rank (MPI_Abort) with its exit status
+// (solver/solve_command.h); the tiers done stay in the work dir.
 #include <mpi.h>
 
 #include <algorithm>
@@ -61,14 +63,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "solve_mpi: MPI could not start\n");
     return 1;
   }
-  int status;
-  {
-    mnk::MpiCluster cluster;
-    status = mnk::RunSolve(argc, argv, cluster);
-    // A rank that failed before the others met it would leave them waiting:
-    // the status is agreed on first, so that all end together.
-    cluster.AllOk(status == 0);
-  }
+  mnk::MpiCluster cluster;
+  const int status = mnk::RunSolve(argc, argv, cluster);
+  // A rank that failed (its message printed) may have left the others
+  // waiting at a meeting point: every rank is ended with its status. The
+  // tiers done stay in the work dir.
+  if (status != 0) MPI_Abort(MPI_COMM_WORLD, status);
   MPI_Finalize();
-  return status;
+  return 0;
 }

@@ -62,6 +62,12 @@ if command -v mpirun > /dev/null; then
   mpirun --oversubscribe -np 2 "$SOLVE_MPI" --quiet > /dev/null 2> "$TMP/err"
   expect_eq "mpi without work dir exit" 1 $?
   expect_contains "mpi without work dir" "needs a work dir" "$(cat "$TMP/err")"
+  # A rank that fails alone (only rank 0 writes the table) ends them all
+  # with its exit status instead of leaving the others waiting.
+  timeout 120 mpirun --oversubscribe -np 2 "$SOLVE_MPI" --quiet \
+    --out=/nonexistent/dir/t.mnk --work-dir="$TMP/mz" > /dev/null 2> "$TMP/err"
+  expect_eq "mpi unwritable table exit" 3 $?
+  expect_contains "mpi unwritable table" "solve (rank 0): cannot write" "$(cat "$TMP/err")"
 else
   fail "mpirun not found: run setup.sh"
 fi

@@ -311,6 +311,7 @@ class LayeredSolver {
   // This process alone, nothing on disk: the layer in one pass, records
   // and symbols stored as each position is solved.
   absl::Status SolveLayerInMemory(int stones, const uint64_t* reach) {
+    progress_.SetTier(1, 1);  // the whole layer at once
     const uint64_t offset = index_.layer_offset(stones);
     std::vector<uint8_t> layer(index_.layer_size(stones), 0);
     std::optional<CompressedLayerBuilder> builder;
