@@ -84,15 +84,23 @@ int Main(const std::string& path, int threads) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
+  // A compressed table stores no finished game: the rules decide those
+  // while their parents are checked.
+  const std::string terminal =
+      table->layout() == mnk::Layout::kCompressed
+          ? std::string(
+                "terminal positions are not stored: the rules decide "
+                "them")
+          : absl::StrCat(report.terminal,
+                         " terminal, checked against the "
+                         "rules");
   std::printf(
       "records     %llu entries, %llu reachable (header: %llu), %llu stored "
-      "records checked against their children (%llu terminal, checked "
-      "against the rules)\n",
+      "records checked against their children (%s)\n",
       static_cast<unsigned long long>(report.indices),
       static_cast<unsigned long long>(report.reachable),
       static_cast<unsigned long long>(table->reachable()),
-      static_cast<unsigned long long>(report.checked),
-      static_cast<unsigned long long>(report.terminal));
+      static_cast<unsigned long long>(report.checked), terminal.c_str());
   for (const std::string& e : report.first_errors) {
     std::printf("error       %s\n", e.c_str());
   }

@@ -92,6 +92,7 @@ fields=$(printf '%s\n' "$out" | "$JSON" /layout /canonical /table_bytes)
 expect_eq "compressed json" '"compressed" 80541 44269' "$(echo $fields)"
 out=$("$VERIFY" --table="$TMP/compressed.mnk" --quiet)
 expect_eq "compressed verify exit" 0 $?
+expect_contains "compressed verify terminal" "(terminal positions are not stored: the rules decide them)" "$out"
 for p in ..../..../..../XO.. ..../..../.O../XXO. ..../..../..../....; do
   expect_eq "compressed answer $p" "$("$PLAY" --table="$TMP/full.mnk" --position=$p --json)" "$("$PLAY" --table="$TMP/compressed.mnk" --position=$p --json)"
 done
