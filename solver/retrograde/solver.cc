@@ -809,28 +809,19 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
   std::optional<WorkDir> work_dir;
   if (!options.work_dir.empty()) {
     const std::string manifest = Manifest(game, options);
-    absl::Status status;
-    if (cluster.rank() == 0) {
-      absl::StatusOr<WorkDir> opened =
-          WorkDir::Open(options.work_dir, manifest, options.resume);
-      status = opened.status();
-      if (opened.ok()) work_dir.emplace(*std::move(opened));
-    }
-    if (!cluster.AllOk(status.ok())) {
-      return status.ok()
-                 ? absl::AbortedError("process 0 could not open the work dir")
-                 : status;
-    }
-    if (cluster.rank() != 0) {
-      absl::StatusOr<WorkDir> opened =
-          WorkDir::Open(options.work_dir, manifest, /*resume=*/true);
-      status = opened.status();
-      if (opened.ok()) work_dir.emplace(*std::move(opened));
-    }
-    if (!cluster.AllOk(status.ok())) {
-      return status.ok() ? absl::AbortedError(
-                               "another process could not open the work dir")
-                         : status;
+    for (const bool first : {true, false}) {
+      absl::Status status;
+      if ((cluster.rank() == 0) == first) {
+        absl::StatusOr<WorkDir> opened = WorkDir::Open(
+            options.work_dir, manifest, first ? options.resume : true);
+        status = opened.status();
+        if (opened.ok()) work_dir.emplace(*std::move(opened));
+      }
+      if (!cluster.AllOk(status.ok())) {
+        return status.ok() ? absl::AbortedError(
+                                 "another process could not open the work dir")
+                           : status;
+      }
     }
   }
   const bool keep = cluster.rank() == 0;

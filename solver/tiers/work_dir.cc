@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "table/page_checks.h"
 
 namespace mnk {
 namespace {
@@ -41,16 +41,6 @@ uint64_t GetU64(const char* p) {
   for (int i = 0; i < 8; ++i)
     v |= uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
   return v;
-}
-
-uint32_t Crc(uint32_t crc, const char* p, size_t n) {
-  while (n > 0) {
-    const uInt step = static_cast<uInt>(std::min<size_t>(n, 1u << 30));
-    crc = crc32(crc, reinterpret_cast<const Bytef*>(p), step);
-    p += step;
-    n -= step;
-  }
-  return crc;
 }
 
 absl::Status WriteError(const std::string& file, int error) {
@@ -210,7 +200,7 @@ absl::Status WorkDir::Put(const std::string& name,
   PutU64(header + 8, hash_);
   PutU64(header + 16, payload.size());
   PutU64(header + 24, packed.size());
-  uint32_t crc = Crc(Crc(0, header, 32), packed.data(), packed.size());
+  uint32_t crc = Crc32(Crc32(0, header, 32), packed.data(), packed.size());
   for (int i = 0; i < 4; ++i)
     header[32 + i] = static_cast<char>(crc >> (8 * i));
   if (absl::Status s = WriteAtomically(
@@ -251,8 +241,8 @@ absl::StatusOr<std::string> WorkDir::Get(const std::string& name) const {
   for (int i = 0; i < 4; ++i) {
     crc |= uint32_t{static_cast<unsigned char>((*bytes)[32 + i])} << (8 * i);
   }
-  if (Crc(Crc(0, bytes->data(), 32), bytes->data() + kHeaderBytes, packed) !=
-      crc) {
+  if (Crc32(Crc32(0, bytes->data(), 32), bytes->data() + kHeaderBytes,
+            packed) != crc) {
     return damaged("checksum mismatch");
   }
   std::string payload(size, '\0');
