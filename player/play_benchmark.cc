@@ -4,6 +4,7 @@
 //
 //   bazel run //player:play_benchmark -- --benchmark_repetitions=9
 //   MNK_PLAY=/tmp/old/play bazel-bin/player/play_benchmark  # another build
+//   (with /tmp/old/play.runfiles beside it, for its built-in tables)
 //   (add --benchmark_report_aggregates_only for the medians alone)
 #include <fcntl.h>
 #include <spawn.h>
@@ -26,6 +27,15 @@ namespace {
 
 const char* argv0 = "";
 
+// This build's play, or another build's from $MNK_PLAY (its built-in tables
+// come from its own runfiles: FILE.runfiles beside it).
+std::string PlayBinary(const bazel::tools::cpp::runfiles::Runfiles& runfiles) {
+  const char* other = std::getenv("MNK_PLAY");
+  return other != nullptr && *other != '\0'
+             ? other
+             : runfiles.Rlocation("mnk/player/play");
+}
+
 void BM_PlayPosition(benchmark::State& state) {
   std::string error;
   std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
@@ -34,7 +44,7 @@ void BM_PlayPosition(benchmark::State& state) {
     state.SkipWithError(error.c_str());
     return;
   }
-  const std::string play = runfiles->Rlocation("mnk/player/play");
+  const std::string play = PlayBinary(*runfiles);
   const std::string table = runfiles->Rlocation("mnk/data/3x3k3.mnk");
   const std::string table_flag = "--table=" + table;
   char* args[] = {const_cast<char*>(play.c_str()),
@@ -91,7 +101,7 @@ void BM_PlayBatch(benchmark::State& state) {
     state.SkipWithError("no runfiles, or not 4,520 positions");
     return;
   }
-  const std::string play = runfiles->Rlocation("mnk/player/play");
+  const std::string play = PlayBinary(*runfiles);
   char* args[] = {const_cast<char*>(play.c_str()), const_cast<char*>("--batch"),
                   nullptr};
   uint64_t bytes = 0;

@@ -11,6 +11,7 @@
 // unreadable, not a regular file, corrupt or for another game; 4 not enough
 // memory; 6 standard output could not be written (a full disk, a closed
 // pipe): the program stops at the first answer it cannot write.
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -97,22 +98,44 @@ void ScanFlags(int argc, char** argv) {
   }
 }
 
-// Standard input for --batch: answers are flushed only before a read that
-// would wait, so a pipe full of positions gets its answers in a few large
+// --batch's input and output. Answers gather in a buffer that is written
+// (one write() for many answers) only when it is large or before a read that
+// would wait: a pipe full of positions gets its answers in a few large
 // writes, while a person, or a program that waits for each answer before
 // sending the next line, gets each one at once.
-class FlushBeforeWaiting : public std::streambuf {
+class BatchStreams : public std::streambuf {
  public:
-  FlushBeforeWaiting(int fd, std::ostream& out) : fd_(fd), out_(out) {}
+  BatchStreams(int in_fd, int out_fd) : in_(in_fd), out_(out_fd) {}
+
+  // Where answers go; Written() after each.
+  std::string* pending() { return &pending_; }
+  // False once a write failed (error() says why).
+  bool Written() { return pending_.size() < kFlushBytes || Flush(); }
+  bool Flush() {
+    for (size_t done = 0; done < pending_.size();) {
+      const ssize_t n =
+          write(out_, pending_.data() + done, pending_.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        error_ = n < 0 ? errno : EIO;
+        return false;
+      }
+      done += static_cast<size_t>(n);
+    }
+    pending_.clear();
+    return error_ == 0;
+  }
+  // The errno of the write that failed, 0 if none did.
+  int error() const { return error_; }
 
  protected:
   int_type underflow() override {
     if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-    pollfd ready = {fd_, POLLIN, 0};
-    if (poll(&ready, 1, 0) == 0) out_.flush();  // nothing waiting: answer
+    pollfd ready = {in_, POLLIN, 0};
+    if (poll(&ready, 1, 0) == 0 && !Flush()) return traits_type::eof();
     ssize_t got;
     do {
-      got = read(fd_, buffer_, sizeof(buffer_));
+      got = read(in_, buffer_, sizeof(buffer_));
     } while (got < 0 && errno == EINTR);
     if (got <= 0) return traits_type::eof();  // end of input, or an error
     setg(buffer_, buffer_, buffer_ + got);
@@ -120,8 +143,10 @@ class FlushBeforeWaiting : public std::streambuf {
   }
 
  private:
-  const int fd_;
-  std::ostream& out_;
+  static constexpr size_t kFlushBytes = 1 << 16;
+  const int in_, out_;
+  std::string pending_;
+  int error_ = 0;
   char buffer_[1 << 16];
 };
 
@@ -231,17 +256,23 @@ int Main(const char* argv0) {
                 "one a line");
   }
   if (absl::GetFlag(FLAGS_batch)) {
-    std::ios::sync_with_stdio(false);
-    FlushBeforeWaiting input(STDIN_FILENO, std::cout);
-    std::istream in(&input);
+    // A larger pipe (if standard output is one) takes a whole batch's
+    // answers without waiting for the reader; where it is refused, the
+    // answers simply go in smaller pieces.
+    fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
+    BatchStreams streams(STDIN_FILENO, STDOUT_FILENO);
+    std::istream in(&streams);
     std::string line;
     bool too_long;
     while (ReadLine(in, &line, &too_long)) {
-      std::cout << AnswerLine(*table, line, json, too_long);
-      if (!std::cout) return OutputFailed();
+      AppendAnswerLine(*table, line, json, too_long, streams.pending());
+      if (!streams.Written()) break;
     }
-    std::cout.flush();
-    return std::cout ? 0 : OutputFailed();
+    if (streams.error() != 0 || !streams.Flush()) {
+      errno = streams.error();
+      return OutputFailed();
+    }
+    return 0;
   }
   GameOptions options;
   options.human_first = first == "human";

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
@@ -36,7 +37,9 @@ struct MoveEval {
 struct Analysis {
   Position position;
   Record record;
-  std::vector<MoveEval> moves;  // every legal move, by cell
+  // Every legal move, by cell (held inline: no allocation for a board of up
+  // to 16 cells or columns).
+  absl::InlinedVector<MoveEval, 16> moves;
 };
 
 // Probes the position and each of its children: 1 + (legal moves) lookups.
@@ -60,6 +63,8 @@ nlohmann::ordered_json GameJson(const GameSpec& spec);
 // One line: position=... to_move=X value=win remoteness=1 best_move=4
 // moves=1:loss:2,4:win:1,8:loss:2
 std::string AnalysisLine(const Game& game, const Analysis& a);
+// The same, appended to *out (the batch's hot path).
+void AppendAnalysisLine(const Game& game, const Analysis& a, std::string* out);
 
 // The batch protocol: the answer to one input line (without its '\n'), as
 // one line ending in '\n'. A bad line gives "error: <what is wrong>" or, with
@@ -67,6 +72,9 @@ std::string AnalysisLine(const Game& game, const Analysis& a);
 // says the line was cut at kMaxLineBytes.
 std::string AnswerLine(const Table& table, absl::string_view line, bool json,
                        bool too_long = false);
+// The same, appended to *out.
+void AppendAnswerLine(const Table& table, absl::string_view line, bool json,
+                      bool too_long, std::string* out);
 
 // Reads one line (without '\n') of at most kMaxLineBytes; a longer line is
 // consumed to its end and reported through *too_long. False at end of input

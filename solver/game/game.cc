@@ -132,15 +132,14 @@ Game::Game(const GameSpec& spec) : spec_(spec) {
   auto maps = std::make_shared<std::vector<ByteMaps>>(symmetries_.size());
   for (size_t s = 0; s < symmetries_.size(); ++s) {
     for (int byte = 0; byte < 4; ++byte) {
-      for (uint32_t v = 0; v < 256; ++v) {
-        uint32_t image = 0;
-        for (int bit = 0; bit < 8; ++bit) {
-          const int cell = 8 * byte + bit;
-          if ((v >> bit & 1) && cell < cells()) {
-            image |= uint32_t{1} << symmetries_[s][cell];
-          }
-        }
-        (*maps)[s][byte][v] = image;
+      auto& map = (*maps)[s][byte];
+      map[0] = 0;
+      // v's image is its lowest bit's image and the image of the rest, an
+      // entry already made: one step an entry (this runs at every start).
+      for (uint32_t v = 1; v < 256; ++v) {
+        const int cell = 8 * byte + absl::countr_zero(v);
+        map[v] = map[v & (v - 1)] |
+                 (cell < cells() ? uint32_t{1} << symmetries_[s][cell] : 0);
       }
     }
   }
