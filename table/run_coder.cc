@@ -393,6 +393,11 @@ bool RunReader::ForEachRun(uint64_t block, OnRun on_run) const {
   return false;  // past the block: corrupt
 }
 
+void RunReader::PrefetchStream(uint64_t i) const {
+  const uint64_t offset = GetLittle(offsets_ + 4 * (i / block_entries_), 4);
+  if (offset < stream_bytes_) __builtin_prefetch(stream_ + offset);
+}
+
 int RunReader::Get(uint64_t i) const {
   assert(i < entries_);
   const uint64_t block = i / block_entries_;

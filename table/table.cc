@@ -774,16 +774,69 @@ const char* Table::layout_name() const {
   return "unknown";
 }
 
+Table::StoredAt Table::Locate(const Position& p) const {
+  assert(p.stones() % 2 == 0 && !game_.IsTerminal(p));
+  StoredAt at;
+  const Position c = game_.Canonical(p, &at.symmetry);
+  at.entry = index_.Index(c) - index_.layer_offset(p.stones());
+  return at;
+}
+
+int Table::Children(const Position& p, bool remoteness, Child* out) const {
+  int n = 0, stored = 0;
+  uint64_t entries[kMaxMoves] = {};
+  for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {
+    assert(n < kMaxMoves);
+    Child& c = out[n++];
+    c.cell = absl::countr_zero(s);
+    c.position = Game::Play(p, c.cell);
+    c.end = game_.Primitive(c.position);
+    if (!c.end.has_value()) {
+      c.at = Locate(c.position);
+      entries[stored++] = c.at.entry;
+    }
+  }
+  Prefetch(p.stones() + 1, entries, stored,
+           kValueSection | (remoteness ? kRemotenessSection : 0));
+  return n;
+}
+
+void Table::Prefetch(int stones, const uint64_t* entries, int n,
+                     int sections) const {
+  if (!compressed_->has_remoteness()) sections &= ~kRemotenessSection;
+  const RunReader* readers[3] = {&compressed_->value_reader(stones),
+                                 &compressed_->move_reader(stones),
+                                 &compressed_->remoteness_reader(stones)};
+  for (int k = 0; k < 3; ++k) {
+    if (sections >> k & 1) {
+      for (int i = 0; i < n; ++i) readers[k]->Prefetch(entries[i]);
+    }
+  }
+  for (int k = 0; k < 3; ++k) {
+    if (sections >> k & 1) {
+      for (int i = 0; i < n; ++i) readers[k]->PrefetchStream(entries[i]);
+    }
+  }
+}
+
 absl::StatusOr<Record> Table::StoredRecord(const Position& p, StoredParts parts,
                                            int* symmetry_out) const {
-  assert(p.stones() % 2 == 0 && !game_.IsTerminal(p));
-  int symmetry = 0;
-  const Position c = game_.Canonical(p, &symmetry);
-  if (symmetry_out != nullptr) *symmetry_out = symmetry;
+  const StoredAt at = Locate(p);
+  if (symmetry_out != nullptr) *symmetry_out = at.symmetry;
+  return StoredRecordAt(p, at, parts);
+}
+
+absl::StatusOr<Record> Table::StoredRecordAt(const Position& p, StoredAt at,
+                                             StoredParts parts) const {
+  const int symmetry = at.symmetry;
+  const uint64_t entry = at.entry;
   const int stones = p.stones();
-  const uint64_t entry = index_.Index(c) - index_.layer_offset(stones);
-  const int value = compressed_->value(stones, entry);
   const bool want_move = parts == StoredParts::kAll;
+  if (want_move) {  // one record: overlap its sections' misses
+    Prefetch(stones, &entry, 1,
+             kValueSection | kMoveSection | kRemotenessSection);
+  }
+  const int value = compressed_->value(stones, entry);
   const int move = want_move ? compressed_->move(stones, entry) : 0;
   const int plies =
       parts != StoredParts::kValue && compressed_->has_remoteness()
@@ -831,14 +884,17 @@ absl::StatusOr<bool> Table::MoveTies(const Position& child,
   const Value want = Negate(parent.value);
   bool any_equal = false;
   int best_plies = parent.value == Value::kWin ? 0 : 1 << 20;
-  for (uint32_t s = game_.LegalMask(child); s != 0; s &= s - 1) {
-    const Position g = Game::Play(child, absl::countr_zero(s));
+  Child grandchildren[kMaxMoves];
+  const int n = Children(child, plies, grandchildren);
+  for (int i = 0; i < n; ++i) {
+    const Child& g = grandchildren[i];
     Record gr{Value::kUnreachable, 0, kNoMove};
-    if (const std::optional<Value> end = game_.Primitive(g)) {
-      gr.value = *end;
+    if (g.end.has_value()) {
+      gr.value = *g.end;
     } else {
-      absl::StatusOr<Record> stored = StoredRecord(
-          g, plies ? StoredParts::kValueAndRemoteness : StoredParts::kValue);
+      absl::StatusOr<Record> stored = StoredRecordAt(
+          g.position, g.at,
+          plies ? StoredParts::kValueAndRemoteness : StoredParts::kValue);
       if (!stored.ok()) return stored.status();
       gr = *stored;
     }
@@ -889,39 +945,47 @@ absl::StatusOr<Record> Table::ProbeCompressed(const Position& p) const {
   // Odd layers: the best child by the policy. Values first, one lookup a
   // child; remoteness only for the children with the best value, and not
   // for a draw, which lasts until the board is full.
+  Child children[kMaxMoves];
+  const int n = Children(p, /*remoteness=*/false, children);
   Value best = Value::kUnreachable;
-  uint32_t best_cells = 0;
-  for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {
-    const int cell = absl::countr_zero(s);
-    const Position child = Game::Play(p, cell);
+  uint32_t best_children = 0;  // bit i: children[i]
+  for (int i = 0; i < n; ++i) {
+    const Child& c = children[i];
     Value v;
-    if (const std::optional<Value> end = game_.Primitive(child)) {
-      v = Negate(*end);
+    if (c.end.has_value()) {
+      v = Negate(*c.end);
     } else {
-      absl::StatusOr<Record> stored = StoredRecord(child, StoredParts::kValue);
+      absl::StatusOr<Record> stored =
+          StoredRecordAt(c.position, c.at, StoredParts::kValue);
       if (!stored.ok()) return stored.status();
       v = Negate(stored->value);
     }
     if (v > best) {
       best = v;
-      best_cells = 0;
+      best_children = 0;
     }
-    if (v == best) best_cells |= uint32_t{1} << cell;
+    if (v == best) best_children |= uint32_t{1} << i;
   }
-  const int lowest = absl::countr_zero(best_cells);
+  const int lowest = children[absl::countr_zero(best_children)].cell;
   if (!plies) return Record{best, kUnknownRemoteness, lowest};
   if (best == Value::kDraw) {
     return Record{best, game_.cells() - p.stones(), lowest};
   }
   Record r{best, 0, kNoMove};
   int best_score = -(1 << 20);
-  for (uint32_t s = best_cells; s != 0; s &= s - 1) {
-    const int cell = absl::countr_zero(s);
-    const Position child = Game::Play(p, cell);
+  uint64_t entries[kMaxMoves] = {};  // of the best children not over
+  int stored = 0;
+  for (uint32_t s = best_children; s != 0; s &= s - 1) {
+    const Child& c = children[absl::countr_zero(s)];
+    if (!c.end.has_value()) entries[stored++] = c.at.entry;
+  }
+  Prefetch(p.stones() + 1, entries, stored, kRemotenessSection);
+  for (uint32_t s = best_children; s != 0; s &= s - 1) {
+    const Child& c = children[absl::countr_zero(s)];
     int plies_after = 0;  // a finished game
-    if (!game_.IsTerminal(child)) {
+    if (!c.end.has_value()) {
       absl::StatusOr<Record> stored =
-          StoredRecord(child, StoredParts::kValueAndRemoteness);
+          StoredRecordAt(c.position, c.at, StoredParts::kValueAndRemoteness);
       if (!stored.ok()) return stored.status();
       plies_after = stored->remoteness;
     }
@@ -929,7 +993,7 @@ absl::StatusOr<Record> Table::ProbeCompressed(const Position& p) const {
     if (score > best_score) {
       best_score = score;
       r.remoteness = plies_after + 1;
-      r.best_move = cell;
+      r.best_move = c.cell;
     }
   }
   return r;
@@ -951,6 +1015,23 @@ Value Table::ValueOf(const Position& p) const {
   }
   // Odd layers are not stored: the best of the children, which are.
   Value best = Value::kUnreachable;
+  if (layout_ == Layout::kCompressed) {
+    Child children[kMaxMoves];
+    const int n = Children(p, /*remoteness=*/false, children);
+    for (int i = 0; i < n && best != Value::kWin; ++i) {
+      const Child& c = children[i];
+      Value v = Value::kUnreachable;
+      if (c.end.has_value()) {
+        v = *c.end;
+      } else if (absl::StatusOr<Record> r =
+                     StoredRecordAt(c.position, c.at, StoredParts::kValue);
+                 r.ok()) {
+        v = r->value;
+      }
+      best = std::max(best, Negate(v));
+    }
+    return best;
+  }
   for (uint32_t s = game_.LegalMask(p); s != 0 && best != Value::kWin;
        s &= s - 1) {
     best = std::max(best, Negate(ValueOf(Game::Play(p, absl::countr_zero(s)))));

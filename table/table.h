@@ -274,6 +274,33 @@ class Table {
   absl::StatusOr<Record> StoredRecord(const Position& p,
                                       StoredParts parts = StoredParts::kAll,
                                       int* symmetry = nullptr) const;
+  // Where such a position is stored: its canonical image's entry in its
+  // layer, and the symmetry that maps p there.
+  struct StoredAt {
+    uint64_t entry;
+    int symmetry;
+  };
+  StoredAt Locate(const Position& p) const;
+  absl::StatusOr<Record> StoredRecordAt(const Position& p, StoredAt at,
+                                        StoredParts parts) const;
+  // The children of a position that is not over (compressed layout, odd
+  // layers), each with its end by the rules or where it is stored; their
+  // value lookups (and remoteness lookups if asked) are started
+  // (RunReader::Prefetch) before any is read, so that their cache misses
+  // overlap. Returns how many, at most kMaxMoves.
+  static constexpr int kMaxMoves = 32;
+  struct Child {
+    int cell;
+    Position position;
+    std::optional<Value> end;
+    StoredAt at;
+  };
+  int Children(const Position& p, bool remoteness, Child* out) const;
+  // Starts the lookups of entries[0 .. n) of even layer `stones` in the
+  // sections `sections` names (bits: kValueSection, ...), in two steps
+  // (RunReader::Prefetch, PrefetchStream).
+  enum : int { kValueSection = 1, kMoveSection = 2, kRemotenessSection = 4 };
+  void Prefetch(int stones, const uint64_t* entries, int n, int sections) const;
   absl::StatusOr<Record> ProbeCompressed(const Position& p) const;
   // Whether moving to `child` is as good, by the policy, as the best move
   // of its parent, whose record is `parent` (value, remoteness or unknown).

@@ -109,6 +109,40 @@ void BM_Lookup(benchmark::State& state) {
 }
 BENCHMARK(BM_Lookup);
 
+// One entry of one section of a compressed table (arg 0: values, 1: moves,
+// 2: remoteness), at random entries of the widest even layer: what a
+// probe's lookups cost, each a block decoded up to the entry.
+void BM_SectionGet(benchmark::State& state) {
+  absl::StatusOr<Table> table = Table::Load(TablePath());
+  if (!table.ok() || table->compressed() == nullptr ||
+      (state.range(0) == 2 && !table->compressed()->has_remoteness())) {
+    state.SkipWithError("needs a compressed table (with remoteness for 2)");
+    return;
+  }
+  if (absl::Status s = table->CheckAll(); !s.ok()) {
+    state.SkipWithError(std::string(s.message()).c_str());
+    return;
+  }
+  const CompressedSections& c = *table->compressed();
+  int stones = 0;
+  for (int l = 0; l <= table->game().cells(); l += 2) {
+    if (table->index().layer_size(l) > table->index().layer_size(stones)) {
+      stones = l;
+    }
+  }
+  std::mt19937_64 random(1);
+  std::vector<uint64_t> entries(1 << 16);
+  for (uint64_t& e : entries) e = random() % table->index().layer_size(stones);
+  size_t i = 0;
+  for (auto _ : state) {
+    const uint64_t e = entries[i++ & (entries.size() - 1)];
+    benchmark::DoNotOptimize(state.range(0) == 0   ? c.value(stones, e)
+                             : state.range(0) == 1 ? c.move(stones, e)
+                                                   : c.remoteness(stones, e));
+  }
+}
+BENCHMARK(BM_SectionGet)->Arg(0)->Arg(1)->Arg(2);
+
 // Loading (reading and checking) the table file.
 void BM_Load(benchmark::State& state) {
   const std::string path = TablePath();
