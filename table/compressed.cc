@@ -92,7 +92,7 @@ std::vector<std::string> CompressSections(const Game& game,
       const Record r = records.Get(i);
       // Unreachable, over (the rules say how) or not canonical: don't care.
       if (r.value == Value::kUnreachable || r.best_move == kNoMove ||
-          !(game.Canonical(p) == p)) {
+          !game.IsCanonical(p)) {
         return;
       }
       layer.Set(i - offset, r.value, r.remoteness, r.best_move);

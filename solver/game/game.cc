@@ -105,6 +105,18 @@ Game::Game(const GameSpec& spec) : spec_(spec) {
     starts_[d] = k > 1 || d == 0 ? starts : 0;
     shift_[d] = starts_[d] != 0 ? drow[d] * m + dcol[d] : 0;
   }
+  // Runs of 1, 2, 4, ... stones, then one more step to k if k is not a
+  // power of two: runs of len at c and at c + (k - len) * shift make k.
+  for (int len = 1; len < k;) {
+    const int step = std::min(len, k - len);
+    assert(line_steps_ < kMaxLineSteps);
+    for (int d = 0; d < 4; ++d) {
+      step_shift_[line_steps_][d] = step * shift_[d];
+      assert(step_shift_[line_steps_][d] < 32);
+    }
+    ++line_steps_;
+    len += step;
+  }
   // The dihedral group of the rectangle: optionally transpose (square boards
   // only), then mirror rows and/or columns. Gravity keeps only the column
   // mirror: the floor must stay at the bottom.

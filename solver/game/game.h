@@ -160,16 +160,22 @@ class Game {
   int cells() const { return spec_.width * spec_.height; }
   uint32_t full_mask() const { return full_; }
 
-  // True when `stones` contain k in a row in any direction. Branch-free but
-  // for the loop over k: the hot test of the solver.
+  // True when `stones` contain k in a row in any direction: the hot test of
+  // the solver. Runs double: after a step of s, bit c of run[d] says that
+  // the cells c, c + shift, ..., c + (len - 1) * shift all hold a stone,
+  // for len 1, 2, 4, ... and a last step tops len up to k (k = 4: two steps,
+  // not three), the four directions side by side (r0 .. r3).
   bool HasLine(uint32_t stones) const {
-    uint32_t any = 0;
-    for (int d = 0; d < 4; ++d) {
-      uint32_t run = stones & starts_[d];
-      for (int i = 1; i < spec_.k; ++i) run &= stones >> (i * shift_[d]);
-      any |= run;
+    uint32_t r0 = stones, r1 = stones, r2 = stones, r3 = stones;
+    for (int i = 0; i < line_steps_; ++i) {
+      const int* shift = step_shift_[i];
+      r0 &= r0 >> shift[0];
+      r1 &= r1 >> shift[1];
+      r2 &= r2 >> shift[2];
+      r3 &= r3 >> shift[3];
     }
-    return any != 0;
+    return ((r0 & starts_[0]) | (r1 & starts_[1]) | (r2 & starts_[2]) |
+            (r3 & starts_[3])) != 0;
   }
 
   // The outcome by the rules alone, for the side to move: once the last
@@ -281,6 +287,17 @@ class Game {
   // for every member of a symmetry class. `symmetry`, when given, receives
   // the s with Transform(p, s) == the result.
   Position Canonical(const Position& p, int* symmetry = nullptr) const;
+  // Canonical(p) == p, stopping at the first smaller image.
+  bool IsCanonical(const Position& p) const {
+    for (size_t s = 1; s < symmetries_.size(); ++s) {
+      const uint32_t x = TransformMask(p.x, static_cast<int>(s));
+      if (x < p.x ||
+          (x == p.x && TransformMask(p.o, static_cast<int>(s)) < p.o)) {
+        return false;
+      }
+    }
+    return true;
+  }
 
  private:
   explicit Game(const GameSpec& spec);
@@ -308,6 +325,10 @@ class Game {
   // (right, down, down-right, down-left) for every start p in starts_[d].
   int shift_[4] = {};
   uint32_t starts_[4] = {};
+  // HasLine's steps: step i shifts direction d's runs by step_shift_[i][d].
+  static constexpr int kMaxLineSteps = 8;
+  int line_steps_ = 0;
+  int step_shift_[kMaxLineSteps][4] = {};
   std::vector<Symmetry> symmetries_;
   // byte_maps_[s][b][v]: the image under symmetries_[s] of byte value v in
   // byte b of a mask. Shared: games are copied by value.

@@ -120,6 +120,56 @@ TEST(GameTest, FastTransformsAndCanonical) {
         const Position image = game.Transform(p, game.symmetries()[s]);
         EXPECT_EQ(game.Transform(p, static_cast<int>(s)), image);
         EXPECT_EQ(game.Canonical(image), canonical);
+        // Exactly one image of a class is canonical (images may repeat).
+        EXPECT_EQ(game.IsCanonical(image), image == canonical);
+      }
+    }
+  }
+}
+
+// HasLine's doubling runs against a plain cell-by-cell scan, for every k
+// from 1 to the longest side, on random dense and sparse masks.
+TEST(GameTest, HasLineMatchesAScan) {
+  uint32_t seed = 777;
+  auto next = [&seed] { return seed = seed * 1664525 + 1013904223; };
+  for (auto [m, n] : {std::pair{3, 3},
+                      {4, 4},
+                      {5, 4},
+                      {7, 3},
+                      {30, 1},
+                      {1, 30},
+                      {6, 5},
+                      {5, 6}}) {
+    for (int k = 1; k <= std::max(m, n); ++k) {
+      // Boards of over 20 cells exist with gravity only (lines are the same).
+      absl::StatusOr<Game> game = Game::Create({m, n, k, m * n > 20});
+      ASSERT_TRUE(game.ok()) << m << "x" << n << " k=" << k;
+      auto scan = [&](uint32_t stones) {
+        const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
+        for (int r = 0; r < n; ++r) {
+          for (int c = 0; c < m; ++c) {
+            for (int d = 0; d < 4; ++d) {
+              int i = 0;
+              for (; i < k; ++i) {
+                const int rr = r + i * dr[d], cc = c + i * dc[d];
+                if (rr >= n || cc < 0 || cc >= m) break;
+                if (!(stones >> (rr * m + cc) & 1)) break;
+              }
+              if (i == k) return true;
+            }
+          }
+        }
+        return false;
+      };
+      const uint32_t full = game->full_mask();
+      for (int trial = 0; trial < 2000; ++trial) {
+        // Dense masks (three random words ORed) make lines of every length.
+        const uint32_t stones = (next() | next() | next()) & full;
+        ASSERT_EQ(game->HasLine(stones), scan(stones))
+            << m << "x" << n << " k=" << k << " stones=" << stones;
+        const uint32_t sparse = stones & next();
+        ASSERT_EQ(game->HasLine(sparse), scan(sparse))
+            << m << "x" << n << " k=" << k << " stones=" << sparse;
       }
     }
   }

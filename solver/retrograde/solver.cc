@@ -561,7 +561,7 @@ class LayeredSolver {
           if (details != nullptr) details->SetDetails(i, byte, move);
           if (moves != nullptr) moves[i - base] = static_cast<uint8_t>(move);
           // Compressed: canonical positions not over (table/compressed.h).
-          if (stored != nullptr && move != kNoMove && game->Canonical(p) == p) {
+          if (stored != nullptr && move != kNoMove && game->IsCanonical(p)) {
             stored->Set(i - base, static_cast<Value>(byte >> kRemotenessBits),
                         byte & kMaxRemoteness, move);
           }
