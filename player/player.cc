@@ -25,11 +25,6 @@ std::string Dump(const nlohmann::ordered_json& j) {
          "\n";
 }
 
-nlohmann::ordered_json Remoteness(int remoteness) {
-  return remoteness == kUnknownRemoteness ? nlohmann::ordered_json(nullptr)
-                                          : nlohmann::ordered_json(remoteness);
-}
-
 char SideName(const Position& p) { return p.side_to_move() == 0 ? 'X' : 'O'; }
 
 int Digits(int n) { return n >= 10 ? 1 + Digits(n / 10) : 1; }
@@ -109,86 +104,136 @@ nlohmann::ordered_json GameJson(const GameSpec& spec) {
           {"misere", spec.misere}};
 }
 
-std::string AnalysisJson(const Game& game, const Analysis& a) {
-  const bool gravity = game.spec().gravity;
-  const int m = game.width();
+namespace {
+
+// Answers are written into a buffer on the stack and appended at once: a
+// batch formats thousands of them, and this was most of its time.
+class AnswerWriter {
+ public:
+  void Put(absl::string_view text) {
+    assert(w_ + text.size() <= buffer_ + sizeof(buffer_));
+    std::memcpy(w_, text.data(), text.size());
+    w_ += text.size();
+  }
+  void Put(char c) { *w_++ = c; }
+  void Number(int n) {  // 0 to 999
+    assert(n >= 0 && n <= 999);
+    if (n >= 100) Put(static_cast<char>('0' + n / 100));
+    if (n >= 10) Put(static_cast<char>('0' + n / 10 % 10));
+    Put(static_cast<char>('0' + n % 10));
+  }
+  void NumberOrNull(bool null, int n) {
+    if (null) {
+      Put("null");
+    } else {
+      Number(n);
+    }
+  }
+  void Board(const Game& game, const Position& p) {
+    for (int cell = 0; cell < game.cells(); ++cell) {
+      if (cell > 0 && cell % game.width() == 0) Put('/');
+      Put((p.x >> cell & 1) ? 'X' : (p.o >> cell & 1) ? 'O' : '.');
+    }
+  }
+  void AppendTo(std::string* out) const { out->append(buffer_, w_ - buffer_); }
+
+ private:
+  // The longest answer: a JSON object with 30 moves, about 2 KB.
+  char buffer_[4096];
+  char* w_ = buffer_;
+};
+
+}  // namespace
+
+void AppendAnalysisJson(const Game& game, const Analysis& a, std::string* out) {
+  // By hand rather than through nlohmann-json (4 us an answer): every string
+  // here is a fixed word or a position of 'X', 'O', '.' and '/', which need
+  // no escaping. player_test checks it against nlohmann-json's output.
+  const GameSpec& spec = game.spec();
   const bool over = a.record.best_move == kNoMove;
-  nlohmann::ordered_json j = {
-      {"game", GameJson(game.spec())},
-      {"position", game.Format(a.position)},
-      {"to_move", std::string(1, SideName(a.position))},
-      {"value", std::string(ValueName(a.record.value))},
-      {"remoteness", Remoteness(a.record.remoteness)},
-      {"best_move", over ? nlohmann::ordered_json(nullptr)
-                         : nlohmann::ordered_json(a.record.best_move)},
-  };
-  if (gravity) {
-    j["best_column"] = over ? nlohmann::ordered_json(nullptr)
-                            : nlohmann::ordered_json(a.record.best_move % m);
+  AnswerWriter w;
+  w.Put("{\"game\":{\"width\":");
+  w.Number(spec.width);
+  w.Put(",\"height\":");
+  w.Number(spec.height);
+  w.Put(",\"k\":");
+  w.Number(spec.k);
+  w.Put(spec.gravity ? ",\"gravity\":true" : ",\"gravity\":false");
+  w.Put(spec.misere ? ",\"misere\":true},\"position\":\""
+                    : ",\"misere\":false},\"position\":\"");
+  w.Board(game, a.position);
+  w.Put(a.position.side_to_move() == 0 ? "\",\"to_move\":\"X\",\"value\":\""
+                                       : "\",\"to_move\":\"O\",\"value\":\"");
+  w.Put(ValueName(a.record.value));
+  w.Put("\",\"remoteness\":");
+  w.NumberOrNull(a.record.remoteness == kUnknownRemoteness,
+                 a.record.remoteness);
+  w.Put(",\"best_move\":");
+  w.NumberOrNull(over, a.record.best_move);
+  if (spec.gravity) {
+    w.Put(",\"best_column\":");
+    w.NumberOrNull(over, a.record.best_move % spec.width);
   }
-  nlohmann::ordered_json moves = nlohmann::ordered_json::array();
-  for (const MoveEval& e : a.moves) {
-    nlohmann::ordered_json move = {{"move", e.cell}};
-    if (gravity) move["column"] = e.cell % m;
-    move["value"] = std::string(ValueName(e.value));
-    move["remoteness"] = Remoteness(e.remoteness);
-    moves.push_back(std::move(move));
+  w.Put(",\"moves\":[");
+  for (size_t i = 0; i < a.moves.size(); ++i) {
+    const MoveEval& e = a.moves[i];
+    w.Put(i > 0 ? ",{\"move\":" : "{\"move\":");
+    w.Number(e.cell);
+    if (spec.gravity) {
+      w.Put(",\"column\":");
+      w.Number(e.cell % spec.width);
+    }
+    w.Put(",\"value\":\"");
+    w.Put(ValueName(e.value));
+    w.Put("\",\"remoteness\":");
+    w.NumberOrNull(e.remoteness == kUnknownRemoteness, e.remoteness);
+    w.Put('}');
   }
-  j["moves"] = std::move(moves);
-  return Dump(j);
+  w.Put("]}\n");
+  w.AppendTo(out);
+}
+
+std::string AnalysisJson(const Game& game, const Analysis& a) {
+  std::string out;
+  AppendAnalysisJson(game, a, &out);
+  return out;
 }
 
 void AppendAnalysisLine(const Game& game, const Analysis& a, std::string* out) {
-  // Written into a buffer on the stack and appended once: a batch formats
-  // thousands of lines, and this is most of its time.
-  char buffer[128 + 4 * kMaxGravityCells + 20 * kMaxGravityCells];
-  char* w = buffer;
-  auto put = [&w](absl::string_view text) {
-    std::memcpy(w, text.data(), text.size());
-    w += text.size();
-  };
-  auto number = [&w](int n) {  // 0 to 999
-    if (n >= 100) *w++ = static_cast<char>('0' + n / 100);
-    if (n >= 10) *w++ = static_cast<char>('0' + n / 10 % 10);
-    *w++ = static_cast<char>('0' + n % 10);
-  };
-  auto remoteness = [&](int plies) {
+  AnswerWriter w;
+  auto remoteness = [&w](int plies) {
     if (plies == kUnknownRemoteness) {
-      put("unknown");
+      w.Put("unknown");
     } else {
-      number(plies);
+      w.Number(plies);
     }
   };
-  put("position=");
-  const Position& p = a.position;
-  for (int cell = 0; cell < game.cells(); ++cell) {
-    if (cell > 0 && cell % game.width() == 0) *w++ = '/';
-    *w++ = (p.x >> cell & 1) ? 'X' : (p.o >> cell & 1) ? 'O' : '.';
-  }
-  put(p.side_to_move() == 0 ? " to_move=X value=" : " to_move=O value=");
-  put(ValueName(a.record.value));
-  put(" remoteness=");
+  w.Put("position=");
+  w.Board(game, a.position);
+  w.Put(a.position.side_to_move() == 0 ? " to_move=X value="
+                                       : " to_move=O value=");
+  w.Put(ValueName(a.record.value));
+  w.Put(" remoteness=");
   remoteness(a.record.remoteness);
-  put(" best_move=");
+  w.Put(" best_move=");
   if (a.record.best_move == kNoMove) {
-    put("none");
+    w.Put("none");
   } else {
-    number(a.record.best_move);
+    w.Number(a.record.best_move);
   }
-  put(" moves=");
-  if (a.moves.empty()) put("none");
+  w.Put(" moves=");
+  if (a.moves.empty()) w.Put("none");
   for (size_t i = 0; i < a.moves.size(); ++i) {
     const MoveEval& e = a.moves[i];
-    if (i > 0) *w++ = ',';
-    number(e.cell);
-    *w++ = ':';
-    put(ValueName(e.value));
-    *w++ = ':';
+    if (i > 0) w.Put(',');
+    w.Number(e.cell);
+    w.Put(':');
+    w.Put(ValueName(e.value));
+    w.Put(':');
     remoteness(e.remoteness);
   }
-  *w++ = '\n';
-  assert(w <= buffer + sizeof(buffer));
-  out->append(buffer, w - buffer);
+  w.Put('\n');
+  w.AppendTo(out);
 }
 
 std::string AnalysisLine(const Game& game, const Analysis& a) {
@@ -221,7 +266,7 @@ void AppendAnswerLine(const Table& table, absl::string_view line, bool json,
   absl::StatusOr<Analysis> a = Analyze(table, *p);
   if (!a.ok()) return error(a.status().message());
   if (json) {
-    out->append(AnalysisJson(table.game(), *a));
+    AppendAnalysisJson(table.game(), *a, out);
   } else {
     AppendAnalysisLine(table.game(), *a, out);
   }

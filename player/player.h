@@ -57,6 +57,8 @@ std::string AnalysisText(const Game& game, const Analysis& a);
 // with gravity also "best_column" and "column". Remoteness is null from a
 // compact table.
 std::string AnalysisJson(const Game& game, const Analysis& a);
+// The same, appended to *out (the batch's hot path).
+void AppendAnalysisJson(const Game& game, const Analysis& a, std::string* out);
 // {"width","height","k","gravity","misere"}: the game object of the JSON
 // answers.
 nlohmann::ordered_json GameJson(const GameSpec& spec);

@@ -1,0 +1,139 @@
+// The batch's hand-written answers against references built the plain way:
+// JSON through nlohmann-json, the text line through absl::StrCat, for every
+// position of each table (full, compressed without remoteness, gravity,
+// misère), so that any difference of a byte shows.
+#include "player/player.h"
+
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "table/table.h"
+#include "tools/cpp/runfiles/runfiles.h"
+
+namespace mnk {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Table Load(const std::string& name) {
+  std::string error;
+  std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
+      bazel::tools::cpp::runfiles::Runfiles::CreateForTest(&error));
+  absl::StatusOr<Table> table =
+      Table::Load(runfiles->Rlocation("mnk/data/" + name));
+  EXPECT_TRUE(table.ok()) << table.status();
+  return *std::move(table);
+}
+
+// The same table in the compressed layout without remoteness: its answers
+// say "remoteness":null and "unknown".
+Table WithoutRemoteness(const Table& full) {
+  absl::StatusOr<Table> t = Table::FromBytes(SerializeCompressedTable(
+      full.game(), full.view(), full.reachable(), /*remoteness=*/false));
+  EXPECT_TRUE(t.ok()) << t.status();
+  return *std::move(t);
+}
+
+std::string ReferenceJson(const Game& game, const Analysis& a) {
+  const GameSpec& spec = game.spec();
+  auto plies = [](int r) {
+    return r == kUnknownRemoteness ? Json(nullptr) : Json(r);
+  };
+  const bool over = a.record.best_move == kNoMove;
+  Json j = {{"game",
+             {{"width", spec.width},
+              {"height", spec.height},
+              {"k", spec.k},
+              {"gravity", spec.gravity},
+              {"misere", spec.misere}}},
+            {"position", game.Format(a.position)},
+            {"to_move", a.position.side_to_move() == 0 ? "X" : "O"},
+            {"value", std::string(ValueName(a.record.value))},
+            {"remoteness", plies(a.record.remoteness)},
+            {"best_move", over ? Json(nullptr) : Json(a.record.best_move)}};
+  if (spec.gravity) {
+    j["best_column"] =
+        over ? Json(nullptr) : Json(a.record.best_move % spec.width);
+  }
+  Json moves = Json::array();
+  for (const MoveEval& e : a.moves) {
+    Json m = {{"move", e.cell}};
+    if (spec.gravity) m["column"] = e.cell % spec.width;
+    m["value"] = std::string(ValueName(e.value));
+    m["remoteness"] = plies(e.remoteness);
+    moves.push_back(m);
+  }
+  j["moves"] = moves;
+  return j.dump() + "\n";
+}
+
+std::string ReferenceLine(const Game& game, const Analysis& a) {
+  auto plies = [](int r) {
+    return r == kUnknownRemoteness ? std::string("unknown") : absl::StrCat(r);
+  };
+  std::string moves;
+  for (const MoveEval& e : a.moves) {
+    absl::StrAppend(&moves, moves.empty() ? "" : ",", e.cell, ":",
+                    ValueName(e.value), ":", plies(e.remoteness));
+  }
+  return absl::StrCat(
+      "position=", game.Format(a.position),
+      " to_move=", a.position.side_to_move() == 0 ? "X" : "O",
+      " value=", ValueName(a.record.value),
+      " remoteness=", plies(a.record.remoteness), " best_move=",
+      a.record.best_move == kNoMove ? "none" : absl::StrCat(a.record.best_move),
+      " moves=", moves.empty() ? "none" : moves, "\n");
+}
+
+// Every reachable position of the table's game, answered both ways; returns
+// how many were compared.
+int CompareAll(const Table& table) {
+  const Game& game = table.game();
+  int compared = 0;
+  for (uint64_t i = 0; i < table.index().size(); ++i) {
+    const Position p = table.index().At(i);
+    if (!game.IsLegal(p) || !game.IsReachable(p)) continue;
+    absl::StatusOr<Analysis> a = Analyze(table, p);
+    if (!a.ok()) {
+      ADD_FAILURE() << game.Format(p) << ": " << a.status();
+      continue;
+    }
+    EXPECT_EQ(AnalysisJson(game, *a), ReferenceJson(game, *a));
+    EXPECT_EQ(AnalysisLine(game, *a), ReferenceLine(game, *a));
+    const std::string line = game.Format(p);
+    EXPECT_EQ(AnswerLine(table, line, /*json=*/true), ReferenceJson(game, *a));
+    ++compared;
+  }
+  return compared;
+}
+
+TEST(PlayerTest, AnswersMatchTheReferencesOnEveryPosition) {
+  const Table tictactoe = Load("3x3k3.mnk");
+  EXPECT_EQ(CompareAll(tictactoe), 5478);
+  EXPECT_EQ(CompareAll(WithoutRemoteness(tictactoe)), 5478);
+  EXPECT_EQ(CompareAll(Load("3x3k3m.mnk")), 5478);  // misère: the same boards
+  EXPECT_EQ(CompareAll(Load("4x4k4g.mnk")), 161029);
+}
+
+TEST(PlayerTest, OneAnswerExactly) {
+  const Table table = Load("3x3k3.mnk");
+  EXPECT_EQ(AnswerLine(table, "X.O/X.X/OO.", /*json=*/true),
+            "{\"game\":{\"width\":3,\"height\":3,\"k\":3,\"gravity\":false,"
+            "\"misere\":false},\"position\":\"X.O/X.X/OO.\",\"to_move\":\"X\","
+            "\"value\":\"win\",\"remoteness\":1,\"best_move\":4,\"moves\":["
+            "{\"move\":1,\"value\":\"loss\",\"remoteness\":2},"
+            "{\"move\":4,\"value\":\"win\",\"remoteness\":1},"
+            "{\"move\":8,\"value\":\"loss\",\"remoteness\":2}]}\n");
+  EXPECT_EQ(AnswerLine(table, "X.O/X.X/OO.", /*json=*/false),
+            "position=X.O/X.X/OO. to_move=X value=win remoteness=1 "
+            "best_move=4 moves=1:loss:2,4:win:1,8:loss:2\n");
+  EXPECT_EQ(AnswerLine(table, "XXX/OO./...", /*json=*/false),
+            "position=XXX/OO./... to_move=O value=loss remoteness=0 "
+            "best_move=none moves=none\n");
+}
+
+}  // namespace
+}  // namespace mnk
