@@ -804,18 +804,22 @@ int Table::Children(const Position& p, bool remoteness, Child* out) const {
 void Table::Prefetch(int stones, const uint64_t* entries, int n,
                      int sections) const {
   if (!compressed_->has_remoteness()) sections &= ~kRemotenessSection;
-  const RunReader* readers[3] = {&compressed_->value_reader(stones),
-                                 &compressed_->move_reader(stones),
-                                 &compressed_->remoteness_reader(stones)};
-  for (int k = 0; k < 3; ++k) {
-    if (sections >> k & 1) {
-      for (int i = 0; i < n; ++i) readers[k]->Prefetch(entries[i]);
-    }
+  const RunReader* readers[3];
+  int count = 0;
+  if (sections & kValueSection) {
+    readers[count++] = &compressed_->value_reader(stones);
   }
-  for (int k = 0; k < 3; ++k) {
-    if (sections >> k & 1) {
-      for (int i = 0; i < n; ++i) readers[k]->PrefetchStream(entries[i]);
-    }
+  if (sections & kMoveSection) {
+    readers[count++] = &compressed_->move_reader(stones);
+  }
+  if (sections & kRemotenessSection) {
+    readers[count++] = &compressed_->remoteness_reader(stones);
+  }
+  for (int k = 0; k < count; ++k) {
+    for (int i = 0; i < n; ++i) readers[k]->Prefetch(entries[i]);
+  }
+  for (int k = 0; k < count; ++k) {
+    for (int i = 0; i < n; ++i) readers[k]->PrefetchStream(entries[i]);
   }
 }
 

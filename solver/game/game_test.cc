@@ -132,14 +132,11 @@ TEST(GameTest, FastTransformsAndCanonical) {
 TEST(GameTest, HasLineMatchesAScan) {
   uint32_t seed = 777;
   auto next = [&seed] { return seed = seed * 1664525 + 1013904223; };
-  for (auto [m, n] : {std::pair{3, 3},
-                      {4, 4},
-                      {5, 4},
-                      {7, 3},
-                      {30, 1},
-                      {1, 30},
-                      {6, 5},
-                      {5, 6}}) {
+  const std::pair<int, int> kBoards[] = {{3, 3},  {4, 4},  {5, 4}, {7, 3},
+                                         {30, 1}, {1, 30}, {6, 5}, {5, 6}};
+  for (const auto& board : kBoards) {
+    // Copies: a lambda cannot capture a structured binding in C++17.
+    const int m = board.first, n = board.second;
     for (int k = 1; k <= std::max(m, n); ++k) {
       // Boards of over 20 cells exist with gravity only (lines are the same).
       absl::StatusOr<Game> game = Game::Create({m, n, k, m * n > 20});
