@@ -51,7 +51,7 @@ std::string Outcome(Value value, int remoteness);
 
 // Multi-line report for --position.
 std::string AnalysisText(const Game& game, const Analysis& a);
-// One JSON object (nlohmann-json) and a newline:
+// One JSON object (written as nlohmann-json would) and a newline:
 // {"game":{"width","height","k","gravity","misere"},"position","to_move",
 // "value","remoteness","best_move","moves":[{"move","value","remoteness"}]};
 // with gravity also "best_column" and "column". Remoteness is null from a
