@@ -122,9 +122,11 @@ class AnswerWriter {
     if (n >= 10) Put(static_cast<char>('0' + n / 10 % 10));
     Put(static_cast<char>('0' + n % 10));
   }
-  void NumberOrNull(bool null, int n) {
-    if (null) {
-      Put("null");
+  // n, or `word` when n is missing (JSON's null, the text line's unknown
+  // or none).
+  void NumberOr(bool missing, int n, absl::string_view word) {
+    if (missing) {
+      Put(word);
     } else {
       Number(n);
     }
@@ -166,13 +168,13 @@ void AppendAnalysisJson(const Game& game, const Analysis& a, std::string* out) {
                                        : "\",\"to_move\":\"O\",\"value\":\"");
   w.Put(ValueName(a.record.value));
   w.Put("\",\"remoteness\":");
-  w.NumberOrNull(a.record.remoteness == kUnknownRemoteness,
-                 a.record.remoteness);
+  w.NumberOr(a.record.remoteness == kUnknownRemoteness, a.record.remoteness,
+             "null");
   w.Put(",\"best_move\":");
-  w.NumberOrNull(over, a.record.best_move);
+  w.NumberOr(over, a.record.best_move, "null");
   if (spec.gravity) {
     w.Put(",\"best_column\":");
-    w.NumberOrNull(over, a.record.best_move % spec.width);
+    w.NumberOr(over, a.record.best_move % spec.width, "null");
   }
   w.Put(",\"moves\":[");
   for (size_t i = 0; i < a.moves.size(); ++i) {
@@ -186,7 +188,7 @@ void AppendAnalysisJson(const Game& game, const Analysis& a, std::string* out) {
     w.Put(",\"value\":\"");
     w.Put(ValueName(e.value));
     w.Put("\",\"remoteness\":");
-    w.NumberOrNull(e.remoteness == kUnknownRemoteness, e.remoteness);
+    w.NumberOr(e.remoteness == kUnknownRemoteness, e.remoteness, "null");
     w.Put('}');
   }
   w.Put("]}\n");
@@ -202,11 +204,7 @@ std::string AnalysisJson(const Game& game, const Analysis& a) {
 void AppendAnalysisLine(const Game& game, const Analysis& a, std::string* out) {
   AnswerWriter w;
   auto remoteness = [&w](int plies) {
-    if (plies == kUnknownRemoteness) {
-      w.Put("unknown");
-    } else {
-      w.Number(plies);
-    }
+    w.NumberOr(plies == kUnknownRemoteness, plies, "unknown");
   };
   w.Put("position=");
   w.Board(game, a.position);
@@ -216,11 +214,7 @@ void AppendAnalysisLine(const Game& game, const Analysis& a, std::string* out) {
   w.Put(" remoteness=");
   remoteness(a.record.remoteness);
   w.Put(" best_move=");
-  if (a.record.best_move == kNoMove) {
-    w.Put("none");
-  } else {
-    w.Number(a.record.best_move);
-  }
+  w.NumberOr(a.record.best_move == kNoMove, a.record.best_move, "none");
   w.Put(" moves=");
   if (a.moves.empty()) w.Put("none");
   for (size_t i = 0; i < a.moves.size(); ++i) {
