@@ -17,7 +17,7 @@ packages=(
   libopenmpi-dev         # //solver:solve_mpi
   openmpi-bin            # ... and mpirun, for it and its tests
   nlohmann-json3-dev     # JSON output, and JSON read back in tests
-  libcpp-httplib-dev     # the web server (player/serve)
+  libmicrohttpd-dev      # the web server (player/serve)
   chromium               # the web page's tests, in a real browser
   chromium-driver        # ... driven by Selenium's WebDriver
   python3-selenium       # ... from /usr/bin/python3

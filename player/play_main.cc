@@ -103,15 +103,25 @@ void ScanFlags(int argc, char** argv) {
 // would wait: a pipe full of positions gets its answers in a few large
 // writes, while a person, or a program that waits for each answer before
 // sending the next line, gets each one at once.
+//
+// The table's file is checked for changes (Table::CheckUnchanged) before
+// every read and every write: once it has changed, the answers not yet
+// written are dropped (they may have read the new bytes), nothing more is
+// read, and changed() says why.
 class BatchStreams : public std::streambuf {
  public:
-  BatchStreams(int in_fd, int out_fd) : in_(in_fd), out_(out_fd) {}
+  BatchStreams(int in_fd, int out_fd, const Table& table)
+      : in_(in_fd), out_(out_fd), table_(table) {}
 
   // Where answers go; Written() after each.
   std::string* pending() { return &pending_; }
   // False once a write failed (error() says why).
   bool Written() { return pending_.size() < kFlushBytes || Flush(); }
   bool Flush() {
+    if (!Unchanged()) {
+      pending_.clear();
+      return false;
+    }
     for (size_t done = 0; done < pending_.size();) {
       const ssize_t n =
           write(out_, pending_.data() + done, pending_.size() - done);
@@ -127,12 +137,15 @@ class BatchStreams : public std::streambuf {
   }
   // The errno of the write that failed, 0 if none did.
   int error() const { return error_; }
+  // Why the batch stopped for the table's sake, OK if it did not.
+  const absl::Status& changed() const { return changed_; }
 
  protected:
   int_type underflow() override {
     if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
     pollfd ready = {in_, POLLIN, 0};
     if (poll(&ready, 1, 0) == 0 && !Flush()) return traits_type::eof();
+    if (!Unchanged()) return traits_type::eof();
     ssize_t got;
     do {
       got = read(in_, buffer_, sizeof(buffer_));
@@ -143,8 +156,15 @@ class BatchStreams : public std::streambuf {
   }
 
  private:
+  bool Unchanged() {
+    if (changed_.ok()) changed_ = table_.CheckUnchanged();
+    return changed_.ok();
+  }
+
   static constexpr size_t kFlushBytes = 1 << 16;
   const int in_, out_;
+  const Table& table_;
+  absl::Status changed_;
   std::string pending_;
   int error_ = 0;
   char buffer_[1 << 16];
@@ -260,26 +280,37 @@ int Main(const char* argv0) {
     // answers without waiting for the reader; where it is refused, the
     // answers simply go in smaller pieces.
     fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
-    BatchStreams streams(STDIN_FILENO, STDOUT_FILENO);
+    BatchStreams streams(STDIN_FILENO, STDOUT_FILENO, *table);
     std::istream in(&streams);
     std::string line;
     bool too_long;
+    absl::Status table_error;  // the first line the table could not answer
     while (ReadLine(in, &line, &too_long)) {
-      AppendAnswerLine(*table, line, json, too_long, streams.pending());
+      absl::Status s =
+          AppendAnswerLine(*table, line, json, too_long, streams.pending());
+      if (table_error.ok()) table_error = s;
       if (!streams.Written()) break;
     }
-    if (streams.error() != 0 || !streams.Flush()) {
+    const bool flushed = streams.Flush();
+    if (!streams.changed().ok()) {
+      return Fail(kBadTable, streams.changed().message());
+    }
+    if (streams.error() != 0 || !flushed) {
       errno = streams.error();
       return OutputFailed();
     }
+    // Every line was answered, damaged ones as error lines: the exit status
+    // says that the table failed.
+    if (!table_error.ok()) return Fail(kBadTable, table_error.message());
     return 0;
   }
   GameOptions options;
   options.human_first = first == "human";
   options.human_mark = static_cast<char>(std::toupper(mark[0]));
-  PlayGame(*table, options, std::cin, std::cout);
+  const int played = PlayGame(*table, options, std::cin, std::cout);
   std::cout.flush();
-  return std::cout ? 0 : OutputFailed();
+  if (!std::cout) return OutputFailed();
+  return played == kTableFailed ? kBadTable : 0;
 }
 
 }  // namespace

@@ -236,8 +236,8 @@ std::string AnalysisLine(const Game& game, const Analysis& a) {
   return out;
 }
 
-void AppendAnswerLine(const Table& table, absl::string_view line, bool json,
-                      bool too_long, std::string* out) {
+absl::Status AppendAnswerLine(const Table& table, absl::string_view line,
+                              bool json, bool too_long, std::string* out) {
   auto error = [&](absl::string_view message) {
     constexpr size_t kEcho = 64;
     const std::string input = line.size() > kEcho
@@ -245,6 +245,7 @@ void AppendAnswerLine(const Table& table, absl::string_view line, bool json,
                                   : std::string(line);
     out->append(json ? Dump({{"input", input}, {"error", std::string(message)}})
                      : absl::StrCat("error: ", message, "\n"));
+    return absl::OkStatus();
   };
   if (too_long) {
     return error(absl::StrCat("line is longer than ", kMaxLineBytes,
@@ -258,18 +259,22 @@ void AppendAnswerLine(const Table& table, absl::string_view line, bool json,
   absl::StatusOr<Position> p = table.game().Parse(line);
   if (!p.ok()) return error(p.status().message());
   absl::StatusOr<Analysis> a = Analyze(table, *p);
-  if (!a.ok()) return error(a.status().message());
+  if (!a.ok()) {
+    error(a.status().message()).IgnoreError();
+    return a.status();  // the table's fault, not the line's
+  }
   if (json) {
     AppendAnalysisJson(table.game(), *a, out);
   } else {
     AppendAnalysisLine(table.game(), *a, out);
   }
+  return absl::OkStatus();
 }
 
 std::string AnswerLine(const Table& table, absl::string_view line, bool json,
                        bool too_long) {
   std::string out;
-  AppendAnswerLine(table, line, json, too_long, &out);
+  AppendAnswerLine(table, line, json, too_long, &out).IgnoreError();
   return out;
 }
 
@@ -361,11 +366,13 @@ class Session {
   int Run() {
     Introduce();
     while (!game_.IsTerminal(p_)) {
-      absl::StatusOr<Analysis> a = Analyze(table_, p_);
+      absl::StatusOr<Analysis> a = table_.CheckUnchanged().ok()
+                                       ? Analyze(table_, p_)
+                                       : table_.CheckUnchanged();
       if (!a.ok()) {
         out_ << "The table cannot answer this position: "
              << a.status().message() << "\n";
-        return 0;
+        return kTableFailed;
       }
       if (p_.side_to_move() != human_side_) {
         out_ << "I play " << unit_ << " " << Choice(a->record.best_move)

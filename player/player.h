@@ -74,9 +74,11 @@ void AppendAnalysisLine(const Game& game, const Analysis& a, std::string* out);
 // says the line was cut at kMaxLineBytes.
 std::string AnswerLine(const Table& table, absl::string_view line, bool json,
                        bool too_long = false);
-// The same, appended to *out.
-void AppendAnswerLine(const Table& table, absl::string_view line, bool json,
-                      bool too_long, std::string* out);
+// The same, appended to *out. Returns the table's error when the table
+// could not answer (a damaged page: the line is an error line too), OK
+// otherwise, bad lines included.
+absl::Status AppendAnswerLine(const Table& table, absl::string_view line,
+                              bool json, bool too_long, std::string* out);
 
 // Reads one line (without '\n') of at most kMaxLineBytes; a longer line is
 // consumed to its end and reported through *too_long. False at end of input
@@ -96,7 +98,9 @@ struct GameOptions {
 
 // An interactive game against the table. Reads moves and the commands hint,
 // eval, help and quit from `in`; never fails on bad input. Returns 0 (also at
-// end of input).
+// end of input), or kTableFailed when the table could not answer (a damaged
+// page, or the file changed while in use: checked before every move).
+inline constexpr int kTableFailed = 3;
 int PlayGame(const Table& table, const GameOptions& options, std::istream& in,
              std::ostream& out);
 

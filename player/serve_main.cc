@@ -1,5 +1,5 @@
 // serve: the web page and its JSON API over the tables (player/server.h),
-// with cpp-httplib.
+// with libmicrohttpd.
 //
 //   bazel run //player:serve -- --port=8080            # then open the URL
 //   bazel run //player:serve -- --tables=/tmp/tables --bind=0.0.0.0
@@ -10,25 +10,48 @@
 // standard output once it listens (--port=0 takes any free port), one line
 // per request on standard error, and stops on SIGINT or SIGTERM.
 //
+// How it holds up against slow or odd clients: one thread polls every
+// connection (epoll), so a client that sends a byte a second holds a
+// connection, never a thread; at most kMaxConnections are open at once
+// (the listen backlog holds kBacklog more); a connection idle for
+// kIdleSeconds is closed, and so is one whose request has not been answered
+// kRequestSeconds after the connection opened or its last answer was sent
+// (the deadline thread below); pipelined requests are answered in order; a
+// client that half-closes after its request still gets the answer. The
+// address and port are never shared with another server (no SO_REUSEPORT).
+//
 // Exit status: 0 stopped by a signal; 1 bad command line; 3 a table or the
 // page's files missing or unreadable; 4 not enough memory; 5 cannot listen
 // on the address and port.
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
-#include <atomic>
+#include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <thread>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/match.h"
+#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
-#include "httplib.h"
+#include "absl/strings/str_format.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "player/server.h"
 #include "table/table.h"
 #include "tools/cpp/runfiles/runfiles.h"
@@ -46,7 +69,10 @@ namespace {
 using bazel::tools::cpp::runfiles::Runfiles;
 
 constexpr int kUsage = 1, kBadTable = 3, kMemory = 4, kListen = 5;
-constexpr int kServerThreads = 64;
+constexpr unsigned kMaxConnections = 1000;
+constexpr unsigned kBacklog = 1024;
+constexpr unsigned kIdleSeconds = 10;
+constexpr absl::Duration kRequestDeadline = absl::Seconds(10);
 
 int Fail(int code, absl::string_view message) {
   std::fprintf(stderr, "serve: %.*s\n", static_cast<int>(message.size()),
@@ -54,82 +80,250 @@ int Fail(int code, absl::string_view message) {
   return code;
 }
 
-void Send(httplib::Response& res, const Reply& reply) {
-  res.status = reply.status;
-  res.set_header("Cache-Control", "no-store");
-  res.set_content(reply.body, "application/json");
-}
+// Connections and their deadlines. Each holds a duplicate of its socket, so
+// that the deadline thread can shut a late one down (the server then sees
+// it closed and cleans up) without racing the server's own close().
+class Deadlines {
+ public:
+  void Opened(MHD_Connection* c, int fd) {
+    absl::MutexLock lock(&mu_);
+    open_[c] = {dup(fd), absl::Now() + kRequestDeadline};
+  }
+  void Answered(MHD_Connection* c) {
+    absl::MutexLock lock(&mu_);
+    if (auto it = open_.find(c); it != open_.end()) {
+      it->second.deadline = absl::Now() + kRequestDeadline;
+    }
+  }
+  void Closed(MHD_Connection* c) {
+    absl::MutexLock lock(&mu_);
+    if (auto it = open_.find(c); it != open_.end()) {
+      if (it->second.fd >= 0) close(it->second.fd);
+      open_.erase(it);
+    }
+  }
+  // Shuts down every connection past its deadline, until Stop().
+  void Run() {
+    absl::MutexLock lock(&mu_);
+    while (!mu_.AwaitWithTimeout(absl::Condition(&stopped_),
+                                 absl::Milliseconds(250))) {
+      const absl::Time now = absl::Now();
+      for (auto& [c, open] : open_) {
+        if (open.deadline < now && open.fd >= 0) {
+          shutdown(open.fd, SHUT_RDWR);
+          open.deadline = absl::InfiniteFuture();
+        }
+      }
+    }
+  }
+  void Stop() {
+    absl::MutexLock lock(&mu_);
+    stopped_ = true;
+  }
+
+ private:
+  struct Open {
+    int fd;
+    absl::Time deadline;
+  };
+  absl::Mutex mu_;
+  absl::flat_hash_map<MHD_Connection*, Open> open_;
+  bool stopped_ = false;
+};
+
+struct Context {
+  const Catalog* games;
+  const StaticFiles* web;
+  Deadlines* deadlines;
+};
+
+// One request: its target as sent (for the log), and whether its headers
+// have been seen (the handler answers on its second call, once the request
+// is whole: answering on the first makes libmicrohttpd close the
+// connection, losing pipelined requests).
+struct Request {
+  std::string target;
+  bool headers_seen = false;
+};
 
 // Why a request got no answer of its own (the body of an error status).
-std::string ErrorMessage(const httplib::Request& req, int status) {
+std::string ErrorMessage(absl::string_view method, absl::string_view path,
+                         int status) {
   switch (status) {
     case 404:
-      return absl::StrCat("no such path: ", Printable(req.path),
+      return absl::StrCat("no such path: ", Printable(path),
                           "; expected /, /api/games, /api/position or a file "
                           "of the page");
     case 405:
-      return absl::StrCat("method ", Printable(req.method),
+      return absl::StrCat("method ", Printable(method),
                           " is not allowed: expected GET or HEAD");
-    case 413:
-      return "request too large";
-    case 414:
-      return "request URI too long";
     default:
       return absl::StrCat("bad request (HTTP status ", status, ")");
   }
 }
 
-void Routes(httplib::Server& server, const Catalog& games,
-            const StaticFiles& web) {
-  server.Get("/api/games",
-             [&](const httplib::Request&, httplib::Response& res) {
-               Send(res, {200, games.GamesJson()});
-             });
-  server.Get("/api/position", [&](const httplib::Request& req,
-                                  httplib::Response& res) {
-    for (const char* name : {"game", "position"}) {
-      if (!req.has_param(name)) {
-        Send(res, ErrorReply(400, absl::StrCat("missing parameter '", name,
-                                               "': expected /api/position?"
-                                               "game=ID&position=STR")));
-        return;
+MHD_Result Send(MHD_Connection* connection, const Request& request,
+                absl::string_view method, const Reply& reply,
+                const char* content_type = "application/json") {
+  MHD_Response* response = MHD_create_response_from_buffer(
+      reply.body.size(), const_cast<char*>(reply.body.data()),
+      MHD_RESPMEM_MUST_COPY);
+  if (response == nullptr) return MHD_NO;
+  MHD_add_response_header(response, "Content-Type", content_type);
+  MHD_add_response_header(response, "Cache-Control", "no-store");
+  MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
+  if (reply.status == 405) MHD_add_response_header(response, "Allow", "GET, HEAD");
+  const MHD_Result queued =
+      MHD_queue_response(connection, reply.status, response);
+  MHD_destroy_response(response);
+  // One line a request; the server's own failures say what they were.
+  const std::string line = absl::StrCat(
+      Printable(method), " ", Printable(request.target), " ", reply.status, " ",
+      reply.body.size(),
+      reply.status >= 500 ? absl::StrCat(" ", absl::StripSuffix(reply.body, "\n"))
+                          : "",
+      "\n");
+  std::fputs(line.c_str(), stderr);
+  return queued;
+}
+
+Reply Route(MHD_Connection* connection, const Context& context,
+            absl::string_view path, const StaticFiles::File** file) {
+  if (path == "/api/games") return {200, context.games->GamesJson()};
+  if (path == "/api/position") {
+    const char* game =
+        MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "game");
+    const char* position = MHD_lookup_connection_value(
+        connection, MHD_GET_ARGUMENT_KIND, "position");
+    for (auto [name, value] : {std::pair{"game", game}, {"position", position}}) {
+      if (value == nullptr) {
+        return ErrorReply(400, absl::StrCat("missing parameter '", name,
+                                            "': expected /api/position?"
+                                            "game=ID&position=STR"));
       }
     }
-    Send(res, games.PositionReply(req.get_param_value("game"),
-                                  req.get_param_value("position")));
-  });
-  server.Get(".*", [&](const httplib::Request& req, httplib::Response& res) {
-    const StaticFiles::File* file = web.Find(req.path);
-    if (file == nullptr) {
-      Send(res, ErrorReply(404, ErrorMessage(req, 404)));
-      return;
-    }
-    res.set_header("X-Content-Type-Options", "nosniff");
-    res.set_content(file->bytes, file->content_type.c_str());
-  });
-  auto not_allowed = [](const httplib::Request& req, httplib::Response& res) {
-    res.set_header("Allow", "GET, HEAD");
-    Send(res, ErrorReply(405, ErrorMessage(req, 405)));
-  };
-  server.Post(".*", not_allowed);
-  server.Put(".*", not_allowed);
-  server.Patch(".*", not_allowed);
-  server.Delete(".*", not_allowed);
-  server.Options(".*", not_allowed);
-  // Errors httplib answers itself (a malformed request, a URI too long...).
-  server.set_error_handler(
-      [](const httplib::Request& req, httplib::Response& res) {
-        if (res.body.empty()) {
-          Send(res, ErrorReply(res.status, ErrorMessage(req, res.status)));
-        }
-      });
-  server.set_logger(
-      [](const httplib::Request& req, const httplib::Response& res) {
-        const std::string line =
-            absl::StrCat(Printable(req.method), " ", Printable(req.target), " ",
-                         res.status, " ", res.body.size(), "\n");
-        std::fputs(line.c_str(), stderr);
-      });
+    return context.games->PositionReply(game, position);
+  }
+  *file = context.web->Find(path);
+  if (*file == nullptr) return ErrorReply(404, ErrorMessage("GET", path, 404));
+  return {200, (*file)->bytes};
+}
+
+MHD_Result Answer(void* cls, MHD_Connection* connection, const char* url,
+                  const char* method, const char* /*version*/,
+                  const char* /*upload_data*/, size_t* upload_data_size,
+                  void** request_context) {
+  const Context& context = *static_cast<const Context*>(cls);
+  Request& request = *static_cast<Request*>(*request_context);
+  const absl::string_view verb = method;
+  if (verb != MHD_HTTP_METHOD_GET && verb != MHD_HTTP_METHOD_HEAD) {
+    return Send(connection, request, verb,
+                ErrorReply(405, ErrorMessage(verb, url, 405)));
+  }
+  if (!request.headers_seen || *upload_data_size != 0) {
+    request.headers_seen = true;
+    *upload_data_size = 0;  // a body on a GET is read and ignored
+    return MHD_YES;
+  }
+  // The path arrives decoded and ends at a decoded NUL: one sent as %00
+  // would cut it short ("/index.html%00.png").
+  const absl::string_view raw_path =
+      absl::string_view(request.target).substr(0, request.target.find('?'));
+  if (absl::StrContains(raw_path, "%00")) {
+    return Send(connection, request, verb,
+                ErrorReply(400, absl::StrCat("no such path: ", Printable(raw_path),
+                                             "; a path holds no NUL byte")));
+  }
+  const StaticFiles::File* file = nullptr;
+  const Reply reply = Route(connection, context, url, &file);
+  return Send(connection, request, verb, reply,
+              file != nullptr ? file->content_type.c_str()
+                              : "application/json");
+}
+
+// libmicrohttpd's callbacks around a request and a connection.
+void* RequestStarted(void* /*cls*/, const char* uri, MHD_Connection*) {
+  return new Request{uri};
+}
+void RequestEnded(void* cls, MHD_Connection* connection, void** request_context,
+                  MHD_RequestTerminationCode) {
+  delete static_cast<Request*>(*request_context);
+  *request_context = nullptr;
+  static_cast<Context*>(cls)->deadlines->Answered(connection);
+}
+void ConnectionChanged(void* cls, MHD_Connection* connection, void**,
+                       MHD_ConnectionNotificationCode code) {
+  Deadlines& deadlines = *static_cast<Context*>(cls)->deadlines;
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+    const MHD_ConnectionInfo* info = MHD_get_connection_info(
+        connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    deadlines.Opened(connection, info != nullptr ? info->connect_fd : -1);
+  } else {
+    deadlines.Closed(connection);
+  }
+}
+// libmicrohttpd's own messages (why it cannot listen, mostly).
+void KeepMessage(void* cls, const char* format, va_list args) {
+  char message[512];
+  std::vsnprintf(message, sizeof(message), format, args);
+  std::string& kept = *static_cast<std::string*>(cls);
+  kept = std::string(absl::StripSuffix(message, "\n"));
+}
+
+// The address to listen on, IPv4 or IPv6; nullopt for anything else.
+struct Address {
+  sockaddr_storage storage = {};
+  bool ipv6 = false;
+};
+std::optional<Address> ParseAddress(const std::string& text, int port) {
+  Address a;
+  auto* v4 = reinterpret_cast<sockaddr_in*>(&a.storage);
+  auto* v6 = reinterpret_cast<sockaddr_in6*>(&a.storage);
+  if (inet_pton(AF_INET, text.c_str(), &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons(static_cast<uint16_t>(port));
+    return a;
+  }
+  if (inet_pton(AF_INET6, text.c_str(), &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons(static_cast<uint16_t>(port));
+    a.ipv6 = true;
+    return a;
+  }
+  return std::nullopt;
+}
+
+bool IsLoopback(const Address& a) {
+  if (a.ipv6) {
+    return IN6_IS_ADDR_LOOPBACK(
+        &reinterpret_cast<const sockaddr_in6*>(&a.storage)->sin6_addr);
+  }
+  const uint32_t ip = ntohl(
+      reinterpret_cast<const sockaddr_in*>(&a.storage)->sin_addr.s_addr);
+  return ip >> 24 == 127;
+}
+
+// Every connection takes two descriptors (its socket and the deadline's
+// duplicate): raise the soft limit to the hard one.
+void RaiseDescriptorLimit() {
+  rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+// The built-in tables and the --tables folder.
+absl::Status LoadGames(const Runfiles& runfiles, Catalog& games) {
+  for (const char* stem : {"3x3k3", "3x3k3m"}) {
+    const std::string path =
+        runfiles.Rlocation(absl::StrCat("mnk/data/", stem, ".mnk"));
+    absl::StatusOr<Table> table = Table::Load(path);
+    if (!table.ok()) return table.status();
+    if (absl::Status s = games.Add(path, *std::move(table)); !s.ok()) return s;
+  }
+  const std::string dir = absl::GetFlag(FLAGS_tables);
+  return dir.empty() ? absl::OkStatus() : games.AddDirectory(dir);
 }
 
 int Main(const char* argv0) {
@@ -139,8 +333,12 @@ int Main(const char* argv0) {
                                      ": expected 0 (any free port) to 65535"));
   }
   const std::string bind = absl::GetFlag(FLAGS_bind);
-  if (bind.empty())
-    return Fail(kUsage, "--bind= is empty: expected an address");
+  const std::optional<Address> address = ParseAddress(bind, port);
+  if (!address.has_value()) {
+    return Fail(kUsage, absl::StrCat("--bind=", Printable(bind),
+                                     ": expected an IPv4 or IPv6 address, "
+                                     "such as 127.0.0.1 or ::1"));
+  }
 
   std::string error;
   std::unique_ptr<Runfiles> runfiles(Runfiles::Create(argv0, &error));
@@ -150,70 +348,67 @@ int Main(const char* argv0) {
                                         error));
   }
   Catalog games;
-  for (const char* stem : {"3x3k3", "3x3k3m"}) {
-    const std::string path =
-        runfiles->Rlocation(absl::StrCat("mnk/data/", stem, ".mnk"));
-    absl::StatusOr<Table> table = Table::Load(path);
-    if (!table.ok()) return Fail(kBadTable, table.status().message());
-    if (absl::Status s = games.Add(path, *std::move(table)); !s.ok()) {
-      return Fail(kBadTable, s.message());
-    }
-  }
-  if (const std::string dir = absl::GetFlag(FLAGS_tables); !dir.empty()) {
-    if (absl::Status s = games.AddDirectory(dir); !s.ok()) {
-      return Fail(s.code() == absl::StatusCode::kResourceExhausted ? kMemory
-                                                                   : kBadTable,
-                  s.message());
-    }
+  if (absl::Status s = LoadGames(*runfiles, games); !s.ok()) {
+    return Fail(s.code() == absl::StatusCode::kResourceExhausted ? kMemory
+                                                                 : kBadTable,
+                s.message());
   }
   std::string index = runfiles->Rlocation("mnk/player/web/index.html");
   absl::StatusOr<StaticFiles> web =
       StaticFiles::Load(index.substr(0, index.rfind('/')));
   if (!web.ok()) return Fail(kBadTable, web.status().message());
 
-  // SIGINT and SIGTERM go to one thread, which stops the server: blocked
-  // here, before any thread starts, so every thread inherits the mask.
+  // SIGINT and SIGTERM are taken by sigwait below: blocked here, before any
+  // thread starts, so every thread inherits the mask.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  httplib::Server server;
-  server.new_task_queue = [] {
-    return new httplib::ThreadPool(kServerThreads);
-  };
-  // Headers and body go out in separate writes: without TCP_NODELAY the
-  // body waits for the client's delayed ACK (about 40 ms an answer).
-  server.set_tcp_nodelay(true);
-  server.set_keep_alive_max_count(100);
-  Routes(server, games, *web);
-  const int bound = port == 0 ? server.bind_to_any_port(bind)
-                              : (server.bind_to_port(bind, port) ? port : -1);
-  if (bound < 0) {
+  RaiseDescriptorLimit();
+  Deadlines deadlines;
+  Context context{&games, &*web, &deadlines};
+  std::string why;
+  MHD_Daemon* daemon = MHD_start_daemon(
+      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
+          (address->ipv6 ? MHD_USE_IPv6 : 0),
+      static_cast<uint16_t>(port), nullptr, nullptr, &Answer, &context,
+      MHD_OPTION_SOCK_ADDR, &address->storage,  //
+      MHD_OPTION_CONNECTION_LIMIT, kMaxConnections,
+      MHD_OPTION_LISTEN_BACKLOG_SIZE, kBacklog,  //
+      MHD_OPTION_CONNECTION_TIMEOUT, kIdleSeconds,
+      MHD_OPTION_URI_LOG_CALLBACK, &RequestStarted, nullptr,
+      MHD_OPTION_NOTIFY_COMPLETED, &RequestEnded, &context,
+      MHD_OPTION_NOTIFY_CONNECTION, &ConnectionChanged, &context,
+      MHD_OPTION_EXTERNAL_LOGGER, &KeepMessage, &why, MHD_OPTION_END);
+  if (daemon == nullptr) {
     return Fail(kListen, absl::StrCat("cannot listen on ", Printable(bind),
-                                      " port ", port,
-                                      ": in use, or not an address of this "
-                                      "machine"));
+                                      " port ", port, ": ",
+                                      why.empty() ? "unknown error" : why));
   }
-  std::atomic<bool> signalled{false};
-  std::thread stopper([&] {
-    int signal = 0;
-    sigwait(&stop_signals, &signal);
-    signalled = true;
-    server.stop();
-  });
+  std::thread deadline_thread([&] { deadlines.Run(); });
+  const MHD_DaemonInfo* info =
+      MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+  const int bound = info != nullptr ? info->port : port;
+  if (!IsLoopback(*address)) {
+    std::fprintf(stderr,
+                 "serve: warning: listening on %s, reachable from other "
+                 "machines; the server has no authentication and is meant "
+                 "for a trusted network\n",
+                 Printable(bind).c_str());
+  }
   const std::string host =
-      bind.find(':') != std::string::npos ? absl::StrCat("[", bind, "]") : bind;
+      address->ipv6 ? absl::StrCat("[", bind, "]") : bind;
   std::printf("serving %zu games at http://%s:%d/\n", games.size(),
               host.c_str(), bound);
   std::fflush(stdout);
-  const bool listened = server.listen_after_bind();
-  if (!signalled) kill(getpid(), SIGTERM);  // wakes the stopper thread
-  stopper.join();
-  if (!listened && !signalled) {
-    return Fail(kListen, "the server stopped: cannot accept connections");
-  }
+
+  int signal = 0;
+  sigwait(&stop_signals, &signal);
+  MHD_stop_daemon(daemon);  // closes every connection, whatever its state
+  deadlines.Stop();
+  deadline_thread.join();
   std::fprintf(stderr, "serve: stopped\n");
   return 0;
 }

@@ -12,6 +12,9 @@ uint32_t Crc32(uint32_t crc, const void* data, uint64_t size) {
 
 namespace {
 
+thread_local uint64_t t_damaged_reads = 0;
+thread_local int64_t t_last_damaged_page = -1;
+
 void PutCrc(std::string& out, uint32_t crc) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(crc >> 8 * i));
 }
@@ -58,11 +61,18 @@ bool PageChecks::CheckPage(uint64_t page) const {
                         static_cast<uint32_t>(stored[3]) << 24;
   if (Crc32(0, file_ + begin, size) != want) {
     damaged_.store(static_cast<int64_t>(page), std::memory_order_relaxed);
+    ++t_damaged_reads;
+    t_last_damaged_page = static_cast<int64_t>(page);
     return false;
   }
   checked_[page >> 6].fetch_or(uint64_t{1} << (page & 63),
                                std::memory_order_release);
   return true;
+}
+
+uint64_t PageChecks::DamagedReadsOnThisThread() { return t_damaged_reads; }
+int64_t PageChecks::LastDamagedPageOnThisThread() {
+  return t_last_damaged_page;
 }
 
 bool PageChecks::CheckAll() const {

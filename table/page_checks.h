@@ -79,6 +79,13 @@ class PageChecks {
   int64_t damaged_page() const {
     return damaged_.load(std::memory_order_relaxed);
   }
+  // How many reads of a damaged page this thread has made, of any table,
+  // and the last such page: a caller compares the count before and after
+  // its work to learn whether any of it read damaged bytes (a page that
+  // fails its check is read as nothing, and what is derived from it is not
+  // to be trusted).
+  static uint64_t DamagedReadsOnThisThread();
+  static int64_t LastDamagedPageOnThisThread();
   uint64_t pages() const { return pages_; }
 
  private:

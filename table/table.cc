@@ -670,7 +670,35 @@ absl::StatusOr<Table> Table::Load(const std::string& path,
   std::shared_ptr<const uint8_t> bytes(
       static_cast<const uint8_t*>(map),
       [size](const uint8_t* p) { munmap(const_cast<uint8_t*>(p), size); });
-  return FromMemory(std::move(bytes), size, expected, name);
+  absl::StatusOr<Table> table =
+      FromMemory(std::move(bytes), size, expected, name);
+  if (!table.ok()) return table;
+  // The file stays open, so that CheckUnchanged() sees changes to it (and
+  // not to another file renamed over its path).
+  std::move(closer).Cancel();
+  table->opened_ = std::shared_ptr<const FileStamp>(
+      new FileStamp{fd, st.st_size, st.st_mtim, st.st_ctim},
+      [](const FileStamp* f) {
+        close(f->fd);
+        delete f;
+      });
+  return table;
+}
+
+absl::Status Table::CheckUnchanged() const {
+  if (opened_ == nullptr) return absl::OkStatus();
+  struct stat st;
+  const bool same =
+      fstat(opened_->fd, &st) == 0 && st.st_size == opened_->size &&
+      st.st_mtim.tv_sec == opened_->mtime.tv_sec &&
+      st.st_mtim.tv_nsec == opened_->mtime.tv_nsec &&
+      st.st_ctim.tv_sec == opened_->ctime.tv_sec &&
+      st.st_ctim.tv_nsec == opened_->ctime.tv_nsec;
+  if (same) return absl::OkStatus();
+  return absl::DataLossError(absl::StrCat(
+      source_,
+      " was changed while in use (its size or times differ from when it "
+      "was opened): its answers can no longer be trusted; open it again"));
 }
 
 absl::StatusOr<Table> Table::FromBytes(std::string bytes,
@@ -737,8 +765,8 @@ absl::Status Table::CheckAll() const {
   return absl::OkStatus();
 }
 
-absl::Status Table::DamagedError() const {
-  const int64_t page = checks_->damaged_page();
+absl::Status Table::DamagedError(int64_t page) const {
+  if (page < 0) page = checks_->damaged_page();
   return absl::DataLossError(absl::StrFormat(
       "%s is corrupt: page %d (bytes %d to %d) fails its checksum; verify "
       "checks the whole file",
@@ -1044,10 +1072,14 @@ Value Table::ValueOf(const Position& p) const {
 }
 
 absl::StatusOr<Record> Table::Probe(const Position& p) const {
-  // A full table's probe names a damaged page itself.
-  if (layout_ == Layout::kFull) return ProbeRecord(p);
+  // A page that fails its check reads as nothing (unreachable, no
+  // remoteness), and what a probe derives from it would be wrong: any such
+  // read during this probe fails it, whatever it returned.
+  const uint64_t damaged_before = PageChecks::DamagedReadsOnThisThread();
   absl::StatusOr<Record> r = ProbeRecord(p);
-  if (!r.ok()) return ProbeError(r.status());
+  if (PageChecks::DamagedReadsOnThisThread() != damaged_before) {
+    return DamagedError(PageChecks::LastDamagedPageOnThisThread());
+  }
   return r;
 }
 

@@ -68,6 +68,9 @@
 #ifndef MNK_TABLE_TABLE_H_
 #define MNK_TABLE_TABLE_H_
 
+#include <sys/types.h>
+#include <time.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -207,6 +210,13 @@ class Table {
                                       : Value::kUnreachable;
   }
 
+  // kDataLoss once the file this table was loaded from has been changed in
+  // place (its size, modification or change time differ from when it was
+  // opened): the mapping then shows the new bytes, unchecked. A file renamed
+  // over the path (`mv`) is no change: the table keeps the file it opened.
+  // One fstat(); always OK for a table made from bytes in memory.
+  absl::Status CheckUnchanged() const;
+
   // Checks every byte: the whole file's checksum and every page's. Load
   // does this for small tables; bigger ones are checked page by page as
   // probes read them (and view() reads nothing unchecked only after this).
@@ -224,6 +234,8 @@ class Table {
   // From a compressed one: the stored record of the canonical image with
   // its move mapped back (and the lowest tying cell), or for O to move the
   // best child; remoteness unknown when not stored, except at the end.
+  // kDataLoss naming the page whenever the probe read a page that fails
+  // its checksum, whatever it would have derived from it.
   absl::StatusOr<Record> Probe(const Position& p) const;
 
   // The value of a valid position, by the rules when it is over, else from
@@ -256,14 +268,9 @@ class Table {
   }
   // Whether the pages of record i of a full table are sound.
   bool FullReadable(uint64_t i) const;
-  // kDataLoss naming the page found damaged.
-  absl::Status DamagedError() const;
-  // A probe's error, or the damaged page that caused it.
-  absl::Status ProbeError(absl::Status error) const {
-    return checks_->damaged_page() >= 0 ? DamagedError() : error;
-  }
-  // Probe's work; a compressed or compact probe's error is then replaced
-  // by the damaged page that caused it, if any.
+  // kDataLoss naming `page`, or (-1) the last page found damaged.
+  absl::Status DamagedError(int64_t page = -1) const;
+  // Probe's work; Probe fails it when it read a damaged page.
   absl::StatusOr<Record> ProbeRecord(const Position& p) const;
   // Compressed layout: the stored record of a position with an even
   // number of stones that is not over, found by its canonical image; the
@@ -317,6 +324,14 @@ class Table {
   Layout layout_;
   std::string source_;                            // names the table in messages
   std::optional<CompressedSections> compressed_;  // layout 3 only
+  // The file a loaded table came from, as it was when opened.
+  struct FileStamp {
+    int fd;
+    off_t size;
+    timespec mtime;
+    timespec ctime;
+  };
+  std::shared_ptr<const FileStamp> opened_;
 };
 
 }  // namespace mnk
