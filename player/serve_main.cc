@@ -46,9 +46,9 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -172,17 +172,19 @@ MHD_Result Send(MHD_Connection* connection, const Request& request,
   MHD_add_response_header(response, "Content-Type", content_type);
   MHD_add_response_header(response, "Cache-Control", "no-store");
   MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
-  if (reply.status == 405) MHD_add_response_header(response, "Allow", "GET, HEAD");
+  if (reply.status == 405)
+    MHD_add_response_header(response, "Allow", "GET, HEAD");
   const MHD_Result queued =
       MHD_queue_response(connection, reply.status, response);
   MHD_destroy_response(response);
   // One line a request; the server's own failures say what they were.
-  const std::string line = absl::StrCat(
-      Printable(method), " ", Printable(request.target), " ", reply.status, " ",
-      reply.body.size(),
-      reply.status >= 500 ? absl::StrCat(" ", absl::StripSuffix(reply.body, "\n"))
-                          : "",
-      "\n");
+  const std::string line =
+      absl::StrCat(Printable(method), " ", Printable(request.target), " ",
+                   reply.status, " ", reply.body.size(),
+                   reply.status >= 500
+                       ? absl::StrCat(" ", absl::StripSuffix(reply.body, "\n"))
+                       : "",
+                   "\n");
   std::fputs(line.c_str(), stderr);
   return queued;
 }
@@ -195,7 +197,8 @@ Reply Route(MHD_Connection* connection, const Context& context,
         MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "game");
     const char* position = MHD_lookup_connection_value(
         connection, MHD_GET_ARGUMENT_KIND, "position");
-    for (auto [name, value] : {std::pair{"game", game}, {"position", position}}) {
+    for (auto [name, value] :
+         {std::pair{"game", game}, {"position", position}}) {
       if (value == nullptr) {
         return ErrorReply(400, absl::StrCat("missing parameter '", name,
                                             "': expected /api/position?"
@@ -230,15 +233,16 @@ MHD_Result Answer(void* cls, MHD_Connection* connection, const char* url,
   const absl::string_view raw_path =
       absl::string_view(request.target).substr(0, request.target.find('?'));
   if (absl::StrContains(raw_path, "%00")) {
-    return Send(connection, request, verb,
-                ErrorReply(400, absl::StrCat("no such path: ", Printable(raw_path),
-                                             "; a path holds no NUL byte")));
+    return Send(
+        connection, request, verb,
+        ErrorReply(400, absl::StrCat("no such path: ", Printable(raw_path),
+                                     "; a path holds no NUL byte")));
   }
   const StaticFiles::File* file = nullptr;
   const Reply reply = Route(connection, context, url, &file);
-  return Send(connection, request, verb, reply,
-              file != nullptr ? file->content_type.c_str()
-                              : "application/json");
+  return Send(
+      connection, request, verb, reply,
+      file != nullptr ? file->content_type.c_str() : "application/json");
 }
 
 // libmicrohttpd's callbacks around a request and a connection.
@@ -255,8 +259,8 @@ void ConnectionChanged(void* cls, MHD_Connection* connection, void**,
                        MHD_ConnectionNotificationCode code) {
   Deadlines& deadlines = *static_cast<Context*>(cls)->deadlines;
   if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-    const MHD_ConnectionInfo* info = MHD_get_connection_info(
-        connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const MHD_ConnectionInfo* info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     deadlines.Opened(connection, info != nullptr ? info->connect_fd : -1);
   } else {
     deadlines.Closed(connection);
@@ -298,8 +302,8 @@ bool IsLoopback(const Address& a) {
     return IN6_IS_ADDR_LOOPBACK(
         &reinterpret_cast<const sockaddr_in6*>(&a.storage)->sin6_addr);
   }
-  const uint32_t ip = ntohl(
-      reinterpret_cast<const sockaddr_in*>(&a.storage)->sin_addr.s_addr);
+  const uint32_t ip =
+      ntohl(reinterpret_cast<const sockaddr_in*>(&a.storage)->sin_addr.s_addr);
   return ip >> 24 == 127;
 }
 
@@ -307,7 +311,8 @@ bool IsLoopback(const Address& a) {
 // duplicate): raise the soft limit to the hard one.
 void RaiseDescriptorLimit() {
   rlimit limit;
-  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 &&
+      limit.rlim_cur < limit.rlim_max) {
     limit.rlim_cur = limit.rlim_max;
     setrlimit(RLIMIT_NOFILE, &limit);
   }
@@ -349,9 +354,9 @@ int Main(const char* argv0) {
   }
   Catalog games;
   if (absl::Status s = LoadGames(*runfiles, games); !s.ok()) {
-    return Fail(s.code() == absl::StatusCode::kResourceExhausted ? kMemory
-                                                                 : kBadTable,
-                s.message());
+    return Fail(
+        s.code() == absl::StatusCode::kResourceExhausted ? kMemory : kBadTable,
+        s.message());
   }
   std::string index = runfiles->Rlocation("mnk/player/web/index.html");
   absl::StatusOr<StaticFiles> web =
@@ -377,15 +382,14 @@ int Main(const char* argv0) {
       MHD_OPTION_SOCK_ADDR, &address->storage,  //
       MHD_OPTION_CONNECTION_LIMIT, kMaxConnections,
       MHD_OPTION_LISTEN_BACKLOG_SIZE, kBacklog,  //
-      MHD_OPTION_CONNECTION_TIMEOUT, kIdleSeconds,
-      MHD_OPTION_URI_LOG_CALLBACK, &RequestStarted, nullptr,
-      MHD_OPTION_NOTIFY_COMPLETED, &RequestEnded, &context,
-      MHD_OPTION_NOTIFY_CONNECTION, &ConnectionChanged, &context,
+      MHD_OPTION_CONNECTION_TIMEOUT, kIdleSeconds, MHD_OPTION_URI_LOG_CALLBACK,
+      &RequestStarted, nullptr, MHD_OPTION_NOTIFY_COMPLETED, &RequestEnded,
+      &context, MHD_OPTION_NOTIFY_CONNECTION, &ConnectionChanged, &context,
       MHD_OPTION_EXTERNAL_LOGGER, &KeepMessage, &why, MHD_OPTION_END);
   if (daemon == nullptr) {
-    return Fail(kListen, absl::StrCat("cannot listen on ", Printable(bind),
-                                      " port ", port, ": ",
-                                      why.empty() ? "unknown error" : why));
+    return Fail(kListen,
+                absl::StrCat("cannot listen on ", Printable(bind), " port ",
+                             port, ": ", why.empty() ? "unknown error" : why));
   }
   std::thread deadline_thread([&] { deadlines.Run(); });
   const MHD_DaemonInfo* info =
@@ -398,8 +402,7 @@ int Main(const char* argv0) {
                  "for a trusted network\n",
                  Printable(bind).c_str());
   }
-  const std::string host =
-      address->ipv6 ? absl::StrCat("[", bind, "]") : bind;
+  const std::string host = address->ipv6 ? absl::StrCat("[", bind, "]") : bind;
   std::printf("serving %zu games at http://%s:%d/\n", games.size(),
               host.c_str(), bound);
   std::fflush(stdout);

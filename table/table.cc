@@ -688,12 +688,12 @@ absl::StatusOr<Table> Table::Load(const std::string& path,
 absl::Status Table::CheckUnchanged() const {
   if (opened_ == nullptr) return absl::OkStatus();
   struct stat st;
-  const bool same =
-      fstat(opened_->fd, &st) == 0 && st.st_size == opened_->size &&
-      st.st_mtim.tv_sec == opened_->mtime.tv_sec &&
-      st.st_mtim.tv_nsec == opened_->mtime.tv_nsec &&
-      st.st_ctim.tv_sec == opened_->ctime.tv_sec &&
-      st.st_ctim.tv_nsec == opened_->ctime.tv_nsec;
+  const bool same = fstat(opened_->fd, &st) == 0 &&
+                    st.st_size == opened_->size &&
+                    st.st_mtim.tv_sec == opened_->mtime.tv_sec &&
+                    st.st_mtim.tv_nsec == opened_->mtime.tv_nsec &&
+                    st.st_ctim.tv_sec == opened_->ctime.tv_sec &&
+                    st.st_ctim.tv_nsec == opened_->ctime.tv_nsec;
   if (same) return absl::OkStatus();
   return absl::DataLossError(absl::StrCat(
       source_,
@@ -703,7 +703,8 @@ absl::Status Table::CheckUnchanged() const {
 
 absl::StatusOr<Table> Table::FromBytes(std::string bytes,
                                        std::optional<GameSpec> expected,
-                                       absl::string_view source) {
+                                       absl::string_view source,
+                                       uint64_t check_whole_below) {
   std::shared_ptr<uint8_t> copy(
       static_cast<uint8_t*>(std::malloc(std::max<size_t>(bytes.size(), 1))),
       [](uint8_t* p) { std::free(p); });
@@ -713,13 +714,15 @@ absl::StatusOr<Table> Table::FromBytes(std::string bytes,
                         bytes.size() / 1073741824.0));
   }
   std::memcpy(copy.get(), bytes.data(), bytes.size());
-  return FromMemory(std::move(copy), bytes.size(), expected, source);
+  return FromMemory(std::move(copy), bytes.size(), expected, source,
+                    check_whole_below);
 }
 
 absl::StatusOr<Table> Table::FromMemory(std::shared_ptr<const uint8_t> bytes,
                                         uint64_t size,
                                         std::optional<GameSpec> expected,
-                                        absl::string_view source) {
+                                        absl::string_view source,
+                                        uint64_t check_whole_below) {
   const uint8_t* data = bytes.get();
   if (absl::Status s = CheckMagicAndVersion(data, size, source); !s.ok()) {
     return s;
@@ -732,7 +735,7 @@ absl::StatusOr<Table> Table::FromMemory(std::shared_ptr<const uint8_t> bytes,
   table.checks_ = std::make_shared<PageChecks>(data, header->data_bytes);
   // A small table is checked whole now; a big one page by page as probes
   // read it, the header's page first.
-  if (size <= kCheckWholeBelow) {
+  if (size <= check_whole_below) {
     if (absl::Status s = table.CheckAll(); !s.ok()) return s;
   } else if (!table.checks_->Check(data, kTableHeaderSize)) {
     return table.DamagedError();

@@ -171,11 +171,17 @@ class Table {
   // page a probe reads, the first time it reads it (CheckAll checks all).
   static absl::StatusOr<Table> Load(const std::string& path,
                                     std::optional<GameSpec> expected = {});
+  // Tables up to this size are checked whole when opened.
+  static constexpr uint64_t kCheckWholeBelow = uint64_t{1} << 20;
+
   // The same checks on bytes already in memory (`source` names them in
-  // messages).
-  static absl::StatusOr<Table> FromBytes(std::string bytes,
-                                         std::optional<GameSpec> expected = {},
-                                         absl::string_view source = "table");
+  // messages). Tables bigger than `check_whole_below` bytes are checked page
+  // by page, as Load does past kCheckWholeBelow (tests lower it to reach
+  // that path with small tables).
+  static absl::StatusOr<Table> FromBytes(
+      std::string bytes, std::optional<GameSpec> expected = {},
+      absl::string_view source = "table",
+      uint64_t check_whole_below = kCheckWholeBelow);
 
   // kFailedPrecondition naming both games unless this table is for
   // `expected`; `source` names the table.
@@ -244,13 +250,10 @@ class Table {
   Value ValueOf(const Position& p) const;
 
  private:
-  // Tables up to this size are checked whole when opened.
-  static constexpr uint64_t kCheckWholeBelow = uint64_t{1} << 20;
-
-  static absl::StatusOr<Table> FromMemory(std::shared_ptr<const uint8_t> bytes,
-                                          uint64_t size,
-                                          std::optional<GameSpec> expected,
-                                          absl::string_view source);
+  static absl::StatusOr<Table> FromMemory(
+      std::shared_ptr<const uint8_t> bytes, uint64_t size,
+      std::optional<GameSpec> expected, absl::string_view source,
+      uint64_t check_whole_below = kCheckWholeBelow);
   Table(Game game, std::shared_ptr<const uint8_t> bytes, uint64_t size,
         uint64_t reachable, Layout layout, absl::string_view source)
       : game_(game),
