@@ -1,9 +1,11 @@
 #include "solver/solve_command.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -52,7 +54,7 @@ ABSL_FLAG(std::string, work_dir, "",
 ABSL_FLAG(bool, resume, false,
           "continue the solve kept in --work-dir (same game and options): "
           "tiers found there whole are not solved again");
-ABSL_FLAG(int64_t, tier_indices, int64_t{1} << 20,
+ABSL_FLAG(std::string, tier_indices, "1048576",
           "indices a tier holds, a power of two (a layer's last tier fewer); "
           "changes the work dir's files, never the table");
 ABSL_FLAG(std::string, remoteness, "",
@@ -151,6 +153,16 @@ int Fail(int code, absl::string_view message) {
 }
 
 // "12G" -> 12 << 30; plain digits are bytes.
+// "640 KiB", "1.50 MiB", "12.00 GiB": a memory size in messages.
+std::string Bytes(uint64_t n) {
+  if (n < (uint64_t{1} << 20)) {
+    return absl::StrFormat("%.0f KiB", std::ceil(n / 1024.0));
+  }
+  if (n < (uint64_t{1} << 30))
+    return absl::StrFormat("%.2f MiB", n / 1048576.0);
+  return absl::StrFormat("%.2f GiB", n / 1073741824.0);
+}
+
 absl::StatusOr<uint64_t> ParseBytes(absl::string_view text) {
   uint64_t shift = 0;
   absl::string_view digits = text;
@@ -244,11 +256,12 @@ int Main(Cluster& cluster) {
   if (resume && work_dir.empty()) {
     return Fail(kUsage, "--resume needs the --work-dir of the solve to resume");
   }
-  const int64_t tier_indices = absl::GetFlag(FLAGS_tier_indices);
-  if (tier_indices < 1 ||
-      !absl::has_single_bit(static_cast<uint64_t>(tier_indices))) {
+  const std::string tier_flag = absl::GetFlag(FLAGS_tier_indices);
+  uint64_t tier_indices = 0;
+  if (!absl::SimpleAtoi(tier_flag, &tier_indices) || tier_flag[0] == '+' ||
+      !absl::has_single_bit(tier_indices)) {
     return Fail(kUsage,
-                absl::StrCat("--tier-indices=", tier_indices,
+                absl::StrCat("--tier-indices=", Printable(tier_flag),
                              ": expected a power of two, e.g. 1048576"));
   }
   // A table that cannot be written is found out before the solve, not after.
@@ -267,43 +280,77 @@ int Main(Cluster& cluster) {
   options.max_bytes = memory;
   options.work_dir = work_dir;
   options.resume = resume;
-  options.tier_indices = static_cast<uint64_t>(tier_indices);
+  options.tier_indices = tier_indices;
   options.cluster = &cluster;
-  // auto: compact when the compressed solve would not fit.
+  // auto: the layout it prefers if that solve fits in --memory, else the
+  // compressed one, else the compact one; saying so when it steps down.
   if (layout == "auto" && SolveBytes(*game, options) > memory) {
-    options.compact = true;
-    options.compressed = false;
+    const uint64_t preferred = SolveBytes(*game, options);
+    const char* preferred_name = options.compressed ? "compressed" : "full";
+    options.compressed = true;
+    if (SolveBytes(*game, options) > memory) {
+      options.compressed = false;
+      options.compact = true;
+    }
+    if (lead && SolveBytes(*game, options) <= memory) {
+      std::fprintf(stderr,
+                   "%s: --layout=auto: a %s table needs %s to solve, more "
+                   "than --memory=%s; writing a %s table instead\n",
+                   program_name.c_str(), preferred_name,
+                   Bytes(preferred).c_str(), Bytes(memory).c_str(),
+                   options.compact ? "compact (values only)" : "compressed");
+    }
   }
   if (const uint64_t need = SolveBytes(*game, options); need > memory) {
+    // Only what would fit, or at least need less, is suggested.
     std::string hint;
     if (work_dir.empty()) {
       SolveOptions in_tiers = options;
       in_tiers.work_dir = "DIR";
-      absl::StrAppendFormat(&hint, "; with --work-dir=DIR it needs %.2f GiB",
-                            SolveBytes(*game, in_tiers) / 1073741824.0);
+      if (const uint64_t tiers = SolveBytes(*game, in_tiers); tiers < need) {
+        absl::StrAppend(&hint, "; with --work-dir=DIR it needs ", Bytes(tiers));
+      }
     }
-    if (!options.compact) hint += "; --layout=compact needs less";
-    return Fail(kMemory,
-                absl::StrFormat("solving %s needs %.2f GiB; the limit is %.2f "
-                                "GiB (--memory)%s",
-                                spec.Name(), need / 1073741824.0,
-                                memory / 1073741824.0, hint));
+    if (!options.compact) {
+      SolveOptions compact = options;
+      compact.compact = true;
+      compact.compressed = false;
+      if (const uint64_t less = SolveBytes(*game, compact); less < need) {
+        absl::StrAppend(&hint, "; --layout=compact needs ", Bytes(less));
+      }
+    }
+    return Fail(kMemory, absl::StrCat("solving ", spec.Name(), " needs ",
+                                      Bytes(need), "; the limit is ",
+                                      Bytes(memory), " (--memory)", hint));
   }
   absl::StatusOr<Solution> solution = Solve(*game, options);
   if (!solution.ok()) {
+    // The command line named a work dir that cannot be used that way (in
+    // use, another solve's, not a directory): exit 1. Anything else went
+    // wrong in the work dir itself: exit 5, with what would mend it.
     const absl::StatusCode code = solution.status().code();
     if (code == absl::StatusCode::kInvalidArgument ||
         code == absl::StatusCode::kAlreadyExists ||
         code == absl::StatusCode::kFailedPrecondition) {
       return Fail(kUsage, solution.status().message());
     }
-    return Fail(kWorkDir,
-                absl::StrCat(
-                    solution.status().message(),
-                    work_dir.empty()
-                        ? ""
-                        : absl::StrCat("; the tiers done are kept in ",
-                                       work_dir, ": run again with --resume")));
+    const absl::string_view why = solution.status().message();
+    std::string advice;
+    if (code == absl::StatusCode::kPermissionDenied) {
+      advice = absl::StrCat("; let this user read and write ", work_dir);
+    }
+    // --resume is advised only where a solve has started (it wrote its
+    // manifest) and nothing else is wrong with the work dir's files.
+    struct stat manifest;
+    if (!work_dir.empty() &&
+        stat(absl::StrCat(work_dir, "/manifest").c_str(), &manifest) == 0 &&
+        S_ISREG(manifest.st_mode) &&
+        !absl::StrContains(why, "expected only the regular files")) {
+      absl::StrAppend(&advice, advice.empty() ? "; " : ", then ",
+                      "the tiers done are kept in ", work_dir,
+                      ": run again with --resume");
+    }
+    return Fail(kWorkDir, absl::StrCat(why, advice));
   }
   // Other processes of an MPI solve: rank 0 writes and reports.
   if (!lead) return 0;

@@ -140,7 +140,30 @@ expect_eq "bad memory exit" 1 $?
 expect_contains "bad memory" "--memory=lots: expected a positive number of bytes" "$(cat "$TMP/err")"
 "$SOLVE" --quiet --width=4 --height=4 --k=4 --memory=1M > /dev/null 2> "$TMP/err"
 expect_eq "too little memory exit" 4 $?
-expect_contains "too little memory" "the limit is 0.00 GiB (--memory)" "$(cat "$TMP/err")"
+expect_contains "too little memory" "needs 4.84 MiB; the limit is 1.00 MiB (--memory)" "$(cat "$TMP/err")"
+# A suggestion is made only when it needs less.
+"$SOLVE" --quiet --width=5 --height=4 --k=4 --memory=300M > /dev/null 2> "$TMP/err"
+expect_contains "work dir hint" "needs 325.70 MiB; the limit is 300.00 MiB (--memory); with --work-dir=DIR it needs 126.98 MiB" "$(cat "$TMP/err")"
+# auto steps down to the compressed layout when it fits, and says so.
+"$SOLVE" --quiet --json --width=4 --height=4 --k=4 --memory=20M > "$TMP/out" 2> "$TMP/err"
+expect_eq "auto under --memory exit" 0 $?
+expect_contains "auto under --memory" "a full table needs 25.66 MiB to solve, more than --memory=20.00 MiB; writing a compressed table instead" "$(cat "$TMP/err")"
+expect_contains "auto under --memory layout" '"layout":"compressed"' "$(cat "$TMP/out")"
+"$SOLVE" --quiet --tier-indices=abc > /dev/null 2> "$TMP/err"
+expect_eq "bad tier size exit" 1 $?
+expect_eq "bad tier size" "solve: --tier-indices=abc: expected a power of two, e.g. 1048576" "$(cat "$TMP/err")"
+# Special files in a work dir are refused at once, with or without --resume.
+mkdir "$TMP/fifo" && mkfifo "$TMP/fifo/manifest"
+for resume in "" --resume; do
+  timeout 20 "$SOLVE" --quiet --work-dir="$TMP/fifo" $resume > /dev/null 2> "$TMP/err"
+  expect_eq "fifo in work dir exit $resume" 5 $?
+  expect_contains "fifo in work dir $resume" "manifest, which is a FIFO" "$(cat "$TMP/err")"
+done
+# A work dir that cannot be created: exit 5, and no --resume advice.
+"$SOLVE" --quiet --work-dir=/proc/no-such-dir > /dev/null 2> "$TMP/err"
+expect_eq "uncreatable work dir exit" 5 $?
+expect_contains "uncreatable work dir" "cannot create the work dir /proc/no-such-dir" "$(cat "$TMP/err")"
+grep -q -- "--resume" "$TMP/err" && fail "uncreatable work dir: --resume advised"
 "$SOLVE" --quiet --memory=64M --out="$TMP/small.mnk" > /dev/null
 expect_eq "memory with a suffix exit" 0 $?
 # A full disk (a file-size limit stands in for it): exit 5, the tiers done

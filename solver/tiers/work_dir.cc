@@ -21,8 +21,11 @@
 namespace mnk {
 namespace {
 
-constexpr char kMagic[8] = {'M', 'N', 'K', 'T', 'I', 'E', 'R', '1'};
-constexpr size_t kHeaderBytes = 36;
+constexpr char kMagic[8] = {'M', 'N', 'K', 'T', 'I', 'E', 'R', '2'};
+constexpr size_t kNameAt = 32;
+constexpr size_t kCrcAt = kNameAt + WorkDir::kMaxNameBytes;
+constexpr size_t kHeaderBytes = kCrcAt + 4;
+static_assert(kHeaderBytes == 68, "the tier header drawn in work_dir.h");
 constexpr char kManifest[] = "manifest";
 // zstd's fastest levels: tiers are written once and read once or twice.
 constexpr int kZstdLevel = 1;
@@ -46,9 +49,13 @@ uint64_t GetU64(const char* p) {
 absl::Status WriteError(const std::string& file, int error) {
   const std::string message =
       absl::StrCat("cannot write ", file, ": ", std::strerror(error));
-  return error == ENOSPC || error == EDQUOT || error == EFBIG
-             ? absl::ResourceExhaustedError(message)
-             : absl::InternalError(message);
+  if (error == ENOSPC || error == EDQUOT || error == EFBIG) {
+    return absl::ResourceExhaustedError(message);
+  }
+  if (error == EACCES || error == EPERM || error == EROFS) {
+    return absl::PermissionDeniedError(message);
+  }
+  return absl::InternalError(message);
 }
 
 // Writes `parts` to `path` through a temporary file and a rename.
@@ -81,17 +88,47 @@ absl::Status WriteAtomically(const std::string& path,
   return absl::OkStatus();
 }
 
+// "a FIFO", "a symbolic link", ... for what is not a regular file.
+const char* FileKind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISDIR(mode)) return "a directory";
+  return "a special file";
+}
+
+// The whole of a regular file. Opened without following a symbolic link
+// and without waiting for a FIFO's writer; kDataLoss for anything that is
+// not a regular file, kPermissionDenied when it may not be read.
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd =
+      open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) {
-    return errno == ENOENT
-               ? absl::NotFoundError(absl::StrCat(path, " does not exist"))
-               : absl::DataLossError(absl::StrCat("cannot read ", path, ": ",
-                                                  std::strerror(errno)));
+    const int error = errno;
+    const std::string why =
+        absl::StrCat("cannot read ", path, ": ", std::strerror(error));
+    if (error == ENOENT) {
+      return absl::NotFoundError(absl::StrCat(path, " does not exist"));
+    }
+    if (error == EACCES || error == EPERM) {
+      return absl::PermissionDeniedError(why);
+    }
+    if (error == ELOOP) {
+      return absl::DataLossError(
+          absl::StrCat(path, " is a symbolic link: expected a regular file"));
+    }
+    return absl::DataLossError(why);
   }
   std::string bytes;
   struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) bytes.reserve(st.st_size);
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return absl::DataLossError(absl::StrCat(path, " is ", FileKind(st.st_mode),
+                                            ": expected a regular file"));
+  }
+  bytes.reserve(st.st_size);
   char buffer[1 << 16];
   for (;;) {
     const ssize_t n = read(fd, buffer, sizeof(buffer));
@@ -109,8 +146,33 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return bytes;
 }
 
+// kDataLoss naming the first entry of `path` that is neither a regular
+// file nor a directory.
+absl::Status CheckEntries(const std::string& path) {
+  DIR* d = opendir(path.c_str());
+  if (d == nullptr) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "cannot list the work dir ", path, ": ", std::strerror(errno)));
+  }
+  absl::Status status;
+  while (const dirent* entry = readdir(d)) {
+    const std::string file = absl::StrCat(path, "/", entry->d_name);
+    struct stat st;
+    if (lstat(file.c_str(), &st) != 0 || S_ISREG(st.st_mode) ||
+        S_ISDIR(st.st_mode)) {
+      continue;
+    }
+    status = absl::DataLossError(absl::StrCat(
+        "the work dir holds ", file, ", which is ", FileKind(st.st_mode),
+        ": expected only the regular files a solve writes; remove it"));
+    break;
+  }
+  closedir(d);
+  return status;
+}
+
 bool ValidName(absl::string_view name) {
-  if (name.empty()) return false;
+  if (name.empty() || name.size() > WorkDir::kMaxNameBytes) return false;
   for (char c : name) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-'))
       return false;
@@ -127,14 +189,18 @@ absl::StatusOr<WorkDir> WorkDir::Open(const std::string& path,
     return absl::InvalidArgumentError("the work dir's name is empty");
   }
   if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "cannot create the work dir ", path, ": ", std::strerror(errno)));
+    const std::string why = absl::StrCat("cannot create the work dir ", path,
+                                         ": ", std::strerror(errno));
+    return errno == EACCES || errno == EPERM || errno == EROFS
+               ? absl::PermissionDeniedError(why)
+               : absl::UnavailableError(why);
   }
   struct stat st;
   if (stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     return absl::FailedPreconditionError(
         absl::StrCat("the work dir ", path, " is not a directory"));
   }
+  if (absl::Status s = CheckEntries(path); !s.ok()) return s;
   const std::string file = absl::StrCat(path, "/", kManifest);
   absl::StatusOr<std::string> found = ReadFile(file);
   if (found.ok()) {
@@ -200,9 +266,11 @@ absl::Status WorkDir::Put(const std::string& name,
   PutU64(header + 8, hash_);
   PutU64(header + 16, payload.size());
   PutU64(header + 24, packed.size());
-  uint32_t crc = Crc32(Crc32(0, header, 32), packed.data(), packed.size());
+  std::memset(header + kNameAt, 0, kMaxNameBytes);
+  std::memcpy(header + kNameAt, name.data(), name.size());
+  uint32_t crc = Crc32(Crc32(0, header, kCrcAt), packed.data(), packed.size());
   for (int i = 0; i < 4; ++i)
-    header[32 + i] = static_cast<char>(crc >> (8 * i));
+    header[kCrcAt + i] = static_cast<char>(crc >> (8 * i));
   if (absl::Status s = WriteAtomically(
           FileName(name), {absl::string_view(header, kHeaderBytes), packed});
       !s.ok()) {
@@ -239,11 +307,18 @@ absl::StatusOr<std::string> WorkDir::Get(const std::string& name) const {
   }
   uint32_t crc = 0;
   for (int i = 0; i < 4; ++i) {
-    crc |= uint32_t{static_cast<unsigned char>((*bytes)[32 + i])} << (8 * i);
+    crc |= uint32_t{static_cast<unsigned char>((*bytes)[kCrcAt + i])}
+           << (8 * i);
   }
-  if (Crc32(Crc32(0, bytes->data(), 32), bytes->data() + kHeaderBytes,
+  if (Crc32(Crc32(0, bytes->data(), kCrcAt), bytes->data() + kHeaderBytes,
             packed) != crc) {
     return damaged("checksum mismatch");
+  }
+  const absl::string_view held(bytes->data() + kNameAt,
+                               strnlen(bytes->data() + kNameAt, kMaxNameBytes));
+  if (held != name) {
+    return damaged(absl::StrCat("holds tier ", held, ", not ", name,
+                                " (a tier file renamed, copied or linked)"));
   }
   std::string payload(size, '\0');
   const size_t n = ZSTD_decompress(payload.data(), payload.size(),

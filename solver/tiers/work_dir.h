@@ -13,14 +13,19 @@
 // written to "<name>.tmp.<pid>" and renamed when complete, so a file under
 // its own name was written whole; it is still checked before it is trusted.
 // Temporary files a killed run left are removed when the dir is resumed.
+// Anything in the directory that is not a regular file or a folder (a FIFO,
+// a device, a socket, a symbolic link) is refused when it is opened, and a
+// file is read only if it is a regular one: nothing there can block a solve.
 // A tier file, byte by byte (integers little-endian):
 //
-//   0   8  magic "MNKTIER1"
+//   0   8  magic "MNKTIER2"
 //   8   8  FNV-1a hash of the manifest: tiers of another solve are refused
 //   16  8  payload size, uncompressed
 //   24  8  compressed size c
-//   32  4  CRC-32 of bytes 0-31 and of the c bytes that follow
-//   36  c  the payload, one zstd frame (with zstd's own content checksum)
+//   32  32 the tier's name ("L07-T000003": layer and tier), NUL-padded: a
+//          tier renamed, copied or linked under another name is refused
+//   64  4  CRC-32 of bytes 0-63 and of the c bytes that follow
+//   68  c  the payload, one zstd frame (with zstd's own content checksum)
 //
 // Get() answers kNotFound for a missing file and kDataLoss for one that
 // fails a check: the caller solves that tier again.
@@ -40,15 +45,21 @@ namespace mnk {
 
 class WorkDir {
  public:
+  static constexpr size_t kMaxNameBytes = 32;
+
   // Opens `path` (created when missing) for the solve `manifest` describes.
   // Without `resume` the directory must hold no manifest yet (kAlreadyExists
   // otherwise: tiers there would be overwritten); with it, the manifest there
-  // must equal `manifest` (kFailedPrecondition otherwise). Several processes
-  // may open one directory: the first writes the manifest.
+  // must equal `manifest` (kFailedPrecondition otherwise, as for a path that
+  // is not a directory). Several processes may open one directory: the first
+  // writes the manifest. kDataLoss when the directory holds a file that is
+  // not a regular one (the manifest included); kPermissionDenied or
+  // kUnavailable when it cannot be created, read or written.
   static absl::StatusOr<WorkDir> Open(const std::string& path,
                                       const std::string& manifest, bool resume);
 
-  // Writes `payload` as tier `name` (letters, digits, '-' only), replacing
+  // Writes `payload` as tier `name` (letters, digits, '-' only, at most
+  // kMaxNameBytes), replacing
   // any file of that name. kResourceExhausted when the disk is full,
   // kInternal for other write errors; either way no file of that name is left
   // half-written.

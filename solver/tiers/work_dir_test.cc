@@ -1,6 +1,8 @@
 #include "solver/tiers/work_dir.h"
 
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdio>
@@ -91,6 +93,51 @@ TEST(WorkDirTest, NeverTrustsADamagedTier) {
   EXPECT_NE(s.message().find("another solve"), std::string::npos) << s;
   Spit(file, good);
   EXPECT_TRUE(dir.Get("t").ok());
+}
+
+TEST(WorkDirTest, ATierUnderAnotherNameIsRefused) {
+  const std::string path = FreshDir("renamed");
+  WorkDir dir = *WorkDir::Open(path, "game 3,3,3\n", false);
+  ASSERT_TRUE(dir.Put("L04-T000001", "layer 4, tier 1").ok());
+  ASSERT_TRUE(dir.Put("L04-T000002", "layer 4, tier 2").ok());
+  // Copied over another tier of the same solve: whole, checksummed, and
+  // still refused.
+  Spit(path + "/L04-T000002.tier", Slurp(path + "/L04-T000001.tier"));
+  const absl::Status s = dir.Get("L04-T000002").status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
+  EXPECT_NE(s.message().find("holds tier L04-T000001, not L04-T000002"),
+            std::string::npos)
+      << s;
+  // Linked: a symbolic link is never followed.
+  ASSERT_EQ(std::remove((path + "/L04-T000002.tier").c_str()), 0);
+  ASSERT_EQ(symlink((path + "/L04-T000001.tier").c_str(),
+                    (path + "/L04-T000002.tier").c_str()),
+            0);
+  EXPECT_EQ(dir.Get("L04-T000002").status().code(),
+            absl::StatusCode::kDataLoss);
+  EXPECT_TRUE(dir.Get("L04-T000001").ok());
+}
+
+TEST(WorkDirTest, ASpecialFileInsideIsRefusedAtOnce) {
+  for (const char* name : {"manifest", "L00-T000000.tier"}) {
+    const std::string path = FreshDir("fifo");
+    ASSERT_EQ(mkdir(path.c_str(), 0755), 0);
+    ASSERT_EQ(mkfifo((path + "/" + name).c_str(), 0644), 0);
+    for (bool resume : {false, true}) {
+      // Returns (no reader waits for a writer), naming the file.
+      const absl::Status s =
+          WorkDir::Open(path, "game 3,3,3\n", resume).status();
+      EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss) << s;
+      EXPECT_NE(s.message().find(std::string(name) + ", which is a FIFO"),
+                std::string::npos)
+          << s;
+    }
+  }
+  // A FIFO that appears later is not read either.
+  const std::string path = FreshDir("late-fifo");
+  WorkDir dir = *WorkDir::Open(path, "game 3,3,3\n", false);
+  ASSERT_EQ(mkfifo((path + "/t.tier").c_str(), 0644), 0);
+  EXPECT_EQ(dir.Get("t").status().code(), absl::StatusCode::kDataLoss);
 }
 
 TEST(WorkDirTest, AFullDiskIsResourceExhaustedAndLeavesNoFile) {
