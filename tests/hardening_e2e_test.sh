@@ -175,5 +175,58 @@ case "$(cat "$TMP/err")" in *INVALID_ARGUMENT*|*UNAVAILABLE*) fail "Abseil code 
 expect_eq "batch from a directory exit" 1 $?
 expect_contains "batch from a directory" "standard input is a directory" "$(cat "$TMP/err")"
 
+# --- Round 3: a damaged page met by a batch. A table over 1 MiB is checked
+# page by page; the empty board's record (index 0 of the details section,
+# after the header and the values, V = ceil(E / 4) bytes) is damaged: its
+# line is an error line, the others are answered, and the exit status is 3.
+"$SOLVE" --quiet --width=5 --height=4 --k=4 --gravity --layout=full \
+  --out="$TMP/big.mnk" > /dev/null
+entries=$(od -An -t u8 -j 24 -N 8 "$TMP/big.mnk" | tr -d ' ')
+details=$((64 + (entries + 3) / 4))
+printf '\xff' | dd of="$TMP/big.mnk" bs=1 seek=$((details + 1)) conv=notrunc 2> /dev/null
+printf '...../...../...../.....\n...../...../OXOXO/XOXOX\n' \
+  | "$PLAY" --table="$TMP/big.mnk" --batch > "$TMP/out" 2> "$TMP/err"
+expect_eq "damaged batch exit" 3 $?
+expect_eq "damaged batch lines" 2 "$(wc -l < "$TMP/out")"
+expect_contains "damaged batch error line" "error: " "$(head -1 "$TMP/out")"
+expect_contains "damaged batch error line" "is corrupt: page" "$(head -1 "$TMP/out")"
+expect_contains "damaged batch answers the rest" "value=" "$(tail -1 "$TMP/out")"
+expect_contains "damaged batch message" "fails its checksum" "$(cat "$TMP/err")"
+"$PLAY" --table="$TMP/big.mnk" --position=...../...../...../..... > /dev/null 2> "$TMP/err"
+expect_eq "damaged position exit" 3 $?
+
+# A table overwritten in place while a batch uses it: the batch stops with
+# a message (exit 3) instead of answering from the new bytes.
+cp "$TABLE" "$TMP/live.mnk" && chmod u+w "$TMP/live.mnk"
+mkfifo "$TMP/in"
+"$PLAY" --table="$TMP/live.mnk" --batch < "$TMP/in" > "$TMP/out" 2> "$TMP/err" &
+player=$!
+exec 7> "$TMP/in"
+echo "X.O/X.X/OO." >&7
+for _ in $(seq 50); do [ -s "$TMP/out" ] && break; sleep 0.1; done
+dd if="$TEST_SRCDIR/mnk/data/3x3k3m.mnk" of="$TMP/live.mnk" conv=notrunc 2> /dev/null
+echo "X.O/X.X/OO." >&7
+exec 7>&-
+wait $player
+expect_eq "changed table exit" 3 $?
+expect_eq "changed table answers" 1 "$(wc -l < "$TMP/out")"
+expect_contains "changed table first answer" "value=win" "$(cat "$TMP/out")"
+expect_contains "changed table message" "was changed while in use" "$(cat "$TMP/err")"
+# mv over the path is no change: the open table stays the one answering.
+cp "$TABLE" "$TMP/moved.mnk" && chmod u+w "$TMP/moved.mnk"
+rm -f "$TMP/in" && mkfifo "$TMP/in"
+"$PLAY" --table="$TMP/moved.mnk" --batch < "$TMP/in" > "$TMP/out" 2> "$TMP/err" &
+player=$!
+exec 7> "$TMP/in"
+echo "X.O/X.X/OO." >&7
+for _ in $(seq 50); do [ -s "$TMP/out" ] && break; sleep 0.1; done
+cp "$TEST_SRCDIR/mnk/data/3x3k3m.mnk" "$TMP/other.mnk"
+mv "$TMP/other.mnk" "$TMP/moved.mnk"
+echo "X.O/X.X/OO." >&7
+exec 7>&-
+wait $player
+expect_eq "moved table exit" 0 $?
+expect_eq "moved table answers" 2 "$(grep -c 'value=win' "$TMP/out")"
+
 rm -rf "$TMP"
 finish "hardening"
