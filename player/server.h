@@ -1,6 +1,6 @@
 // The web server's logic without the HTTP: the games it serves, the answers
 // of its JSON API and the page's files. serve_main.cc puts it behind
-// cpp-httplib; tests call it directly.
+// libmicrohttpd; tests call it directly.
 //
 //   mnk::Catalog games;
 //   games.Add("3x3k3.mnk", *mnk::Table::Load("3x3k3.mnk"));
