@@ -698,6 +698,13 @@ absl::Status Table::CheckUnchanged() const {
       (st.st_nlink == 0 || (st.st_ctim.tv_sec == opened_->ctime.tv_sec &&
                             st.st_ctim.tv_nsec == opened_->ctime.tv_nsec));
   if (same) return absl::OkStatus();
+  if (st.st_size < opened_->size) {
+    return absl::DataLossError(
+        absl::StrCat(source_, " was cut short while in use (", st.st_size,
+                     " bytes, ", opened_->size,
+                     " when it was opened): its answers can no longer be "
+                     "trusted; open it again"));
+  }
   return absl::DataLossError(absl::StrCat(
       source_,
       " was changed while in use (its size or times differ from when it "
