@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh Debian 12 machine (idempotent;
 # run as root or with sudo). Nothing is downloaded at build time: Bazel 4.2.3,
-# Abseil, GoogleTest, Google Benchmark, zlib, zstd, Open MPI and
-# nlohmann-json all come from Debian.
+# Abseil, GoogleTest, Google Benchmark, zlib, zstd, nlohmann-json and
+# libmicrohttpd all come from Debian.
+#
+#   ./setup.sh           what building, solving and playing need
+#   ./setup.sh --tests   that, and what only the tests and CI need: Open MPI
+#                        (solve_mpi and its tests), Chromium, its driver and
+#                        Selenium (the web page's tests), clang and its
+#                        runtimes (sanitizers, fuzzing), clang-format
 set -euo pipefail
 
 packages=(
@@ -14,19 +20,30 @@ packages=(
   libbenchmark-dev       # Google Benchmark
   zlib1g-dev             # crc32 for table checksums
   libzstd-dev            # the solver's tiers on disk (--work-dir)
-  libopenmpi-dev         # //solver:solve_mpi
-  openmpi-bin            # ... and mpirun, for it and its tests
   nlohmann-json3-dev     # JSON output, and JSON read back in tests
   libmicrohttpd-dev      # the web server (player/serve)
+  g++
+  git
+)
+test_packages=(
+  libopenmpi-dev         # //solver:solve_mpi
+  openmpi-bin            # ... and mpirun, for it and its tests
   chromium               # the web page's tests, in a real browser
   chromium-driver        # ... driven by Selenium's WebDriver
   python3-selenium       # ... from /usr/bin/python3
   clang                  # libFuzzer targets and sanitizer builds
   libclang-rt-14-dev     # clang's sanitizer and fuzzer runtimes
   clang-format           # the style check in CI
-  g++
-  git
 )
+
+case "${1:-}" in
+  "") ;;
+  --tests) packages+=("${test_packages[@]}") ;;
+  *)
+    echo "setup: unknown option '$1': expected nothing or --tests" >&2
+    exit 1
+    ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
@@ -41,4 +58,4 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" > /dev/null
 fi
 bazel --version > /dev/null
-echo "setup: all packages present"
+echo "setup: all packages present${1:+ (with the tests' extras)}"

@@ -36,29 +36,34 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "player/player.h"
+#include "solver/cli/cli.h"
 #include "table/table.h"
 #include "tools/cpp/runfiles/runfiles.h"
 
 ABSL_FLAG(std::string, table, "",
           "table file (default: the built-in table of the game)");
 ABSL_FLAG(std::optional<int>, width, std::nullopt,
-          "board width; the table must be for this game (default: the "
-          "table's)");
-ABSL_FLAG(std::optional<int>, height, std::nullopt, "board height");
-ABSL_FLAG(std::optional<int>, k, std::nullopt, "stones in a row that win");
+          "board width (default: the table's, else 3)");
+ABSL_FLAG(std::optional<int>, height, std::nullopt,
+          "board height (default: the table's, else 3)");
+ABSL_FLAG(std::optional<int>, k, std::nullopt,
+          "stones in a row that win (default: the table's, else 3)");
 ABSL_FLAG(bool, gravity, false,
           "a Connect-style game (default: as the table says)");
 ABSL_FLAG(bool, misere, false,
           "misère: whoever completes k in a row loses (default: as the table "
           "says)");
 ABSL_FLAG(std::optional<std::string>, position, std::nullopt,
-          "answer this position and exit (cells row-major from the top-left, "
-          "X O or ., '/' between rows)");
+          "answer this position and exit: rows from the top, X O or . a "
+          "cell, '/' between rows");
 ABSL_FLAG(bool, batch, false,
           "read one position a line from standard input, answer one a line");
-ABSL_FLAG(bool, json, false, "answers as JSON objects");
-ABSL_FLAG(std::string, first, "human", "who moves first: human or ai");
-ABSL_FLAG(std::string, mark, "X", "the mark the person plays: X or O");
+ABSL_FLAG(bool, json, false,
+          "answers of --position or --batch as JSON objects");
+ABSL_FLAG(std::string, first, "human",
+          "who moves first in a game: human or ai");
+ABSL_FLAG(std::string, mark, "X",
+          "the mark the person plays in a game: X or O");
 
 namespace mnk {
 namespace {
@@ -200,6 +205,20 @@ int Main(const char* argv0) {
   if (absl::GetFlag(FLAGS_batch) && position) {
     return Fail(kUsage, "--batch and --position cannot be used together");
   }
+  const bool answers = position || absl::GetFlag(FLAGS_batch);
+  for (const char* flag : {"first", "mark"}) {
+    if (answers && named_flags.contains(flag)) {
+      return Fail(kUsage, absl::StrCat("--", flag,
+                                       " applies to a game, not to the "
+                                       "answers of --position or --batch: "
+                                       "drop one or the other"));
+    }
+  }
+  if (!answers && absl::GetFlag(FLAGS_json)) {
+    return Fail(kUsage,
+                "--json applies to the answers of --position or --batch: add "
+                "one of them, or drop --json to play a game");
+  }
 
   // The game asked for: the flags given, the rest from the table (or from
   // tic-tac-toe when there is no --table).
@@ -219,7 +238,7 @@ int Main(const char* argv0) {
                     k.value_or(rest.k), gravity.value_or(rest.gravity),
                     misere.value_or(rest.misere)};
   };
-  std::string path = absl::GetFlag(FLAGS_table);
+  std::string path = UserPath(absl::GetFlag(FLAGS_table));
   if (path.empty()) {
     const GameSpec spec = asked(GameSpec());
     if (absl::Status s = Game::Create(spec).status(); !s.ok()) {
@@ -318,9 +337,13 @@ int Main(const char* argv0) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "plays or answers positions of an m,n,k game from its table: play "
-      "[--table=FILE] [--misere] [--first=human|ai] [--mark=X|O] "
-      "[--position=P [--json]] [--batch [--json]]");
+      "plays or answers positions of an m,n,k game from its table.\n"
+      "  play [--table=FILE | --width=M --height=N --k=K [--gravity] "
+      "[--misere]]\n"
+      "       [--first=human|ai] [--mark=X|O]            a game\n"
+      "  play ... --position=P [--json]                  one answer\n"
+      "  play ... --batch [--json]                       one answer a line");
+  if (mnk::HelpAsked(argc, argv)) return mnk::PrintHelp("play");
   mnk::ScanFlags(argc, argv);
   const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) {

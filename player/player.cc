@@ -72,11 +72,14 @@ std::string AnalysisText(const Game& game, const Analysis& a) {
   std::string text =
       absl::StrCat("position    ", game.Format(a.position), "\nto move     ",
                    std::string(1, SideName(a.position)), "\n");
-  absl::StrAppend(
-      &text, "value       ", Outcome(a.record.value, a.record.remoteness),
-      a.record.remoteness == kUnknownRemoteness
-          ? " (this table does not store remoteness)\n"
-          : absl::StrCat(" (remoteness ", a.record.remoteness, ")\n"));
+  // The value as batch lines and JSON name it; then how far the end is.
+  const int plies = a.record.remoteness;
+  absl::StrAppend(&text, "value       ", ValueName(a.record.value),
+                  plies == kUnknownRemoteness
+                      ? " (remoteness unknown: this table does not store it)"
+                  : plies == 0 ? " (the game is over)"
+                               : absl::StrCat(" in ", plies),
+                  "\n");
   if (a.record.best_move == kNoMove) {
     absl::StrAppend(&text, "best move   none: the game is over\n");
     return text;
@@ -363,8 +366,33 @@ class Session {
     marks_[1] = options.human_first ? ai : human_;
   }
 
+  // Games until the person says no more (or input ends).
   int Run() {
     Introduce();
+    for (;;) {
+      if (const int status = PlayOne(); status != kPlayed) return status;
+      out_ << "Play again? (y/n) " << std::flush;
+      std::string line;
+      bool too_long = false;
+      if (!ReadLine(in_, &line, &too_long)) {
+        out_ << "\n";
+        return 0;
+      }
+      const std::string word =
+          absl::AsciiStrToLower(absl::StripAsciiWhitespace(line));
+      if (word != "y" && word != "yes") return 0;
+      p_ = Position();
+      drawn_ = false;
+      out_ << "\n";
+    }
+  }
+
+ private:
+  static constexpr int kPlayed = -1;
+
+  // One game from the empty board: kPlayed once it is over, else the status
+  // Run() returns (0 when abandoned, kTableFailed).
+  int PlayOne() {
     while (!game_.IsTerminal(p_)) {
       absl::StatusOr<Analysis> a = table_.CheckUnchanged().ok()
                                        ? Analyze(table_, p_)
@@ -383,10 +411,9 @@ class Session {
       }
     }
     out_ << DrawBoard(game_, p_, marks_) << "\n" << Result() << "\n";
-    return 0;
+    return kPlayed;
   }
 
- private:
   int Choice(int cell) const { return gravity_ ? cell % game_.width() : cell; }
 
   void Move(int cell) {
@@ -427,11 +454,13 @@ class Session {
       out_ << "Game abandoned.\n";
       return false;
     } else if (word == "help" || word == "?") {
-      out_ << "This is " << game_.spec().Name() << ": " << Rule() << ". Type a "
-           << unit_ << " number (0-" << last_choice_
-           << ") to play there; hint shows the best move; eval shows every "
-              "move's value and remoteness (plies to the end with perfect "
-              "play); quit ends the game.\n";
+      out_ << "This is " << game_.spec().Name() << ": " << Rule() << ".\n"
+           << "  a " << unit_ << " number (0-" << last_choice_
+           << ")  play there\n"
+           << "  hint  the best move\n"
+           << "  eval  every move's value and remoteness (plies to the end "
+              "with perfect play)\n"
+           << "  quit  end the game\n";
     } else if (word == "hint") {
       out_ << "Best move: " << unit_ << " " << Choice(a.record.best_move)
            << " (" << Outcome(a.record.value, a.record.remoteness) << ").\n";
@@ -470,7 +499,7 @@ class Session {
       }
       cell = *drop;
     } else if (FindMove(a, cell) == nullptr) {
-      out_ << "Cell " << cell << " is taken. Choose an empty cell.\n";
+      out_ << "cell " << cell << " is taken. Choose an empty cell.\n";
       return;
     }
     Move(cell);

@@ -96,8 +96,9 @@ struct GameOptions {
   char human_mark = 'X';  // the person's stones are drawn with this mark
 };
 
-// An interactive game against the table. Reads moves and the commands hint,
-// eval, help and quit from `in`; never fails on bad input. Returns 0 (also at
+// Interactive games against the table, one after another while the person
+// answers "y" to "Play again?". Reads moves and the commands hint, eval,
+// help and quit from `in`; never fails on bad input. Returns 0 (also at
 // end of input), or kTableFailed when the table could not answer (a damaged
 // page, or the file changed while in use: checked before every move).
 inline constexpr int kTableFailed = 3;

@@ -4,11 +4,12 @@
 //   bazel run //player:serve -- --port=8080            # then open the URL
 //   bazel run //player:serve -- --tables=/tmp/tables --bind=0.0.0.0
 //
-// Serves the built-in tic-tac-toe tables (normal and misère) and every *.mnk
-// file in --tables; the page's files come from player/web/ (read once at
-// start-up: only they can be served). Prints "serving ... at URL" on
-// standard output once it listens (--port=0 takes any free port), one line
-// per request on standard error, and stops on SIGINT or SIGTERM.
+// Serves the built-in tables (tic-tac-toe, normal and misère, and 4x4
+// Connect-style four in a row) and every *.mnk file in --tables; the page's
+// files come from player/web/ (read once at start-up: only they can be served).
+// Prints "serving ... at URL" on standard output once it listens (--port=0
+// takes any free port), one line per request on standard error, and stops on
+// SIGINT or SIGTERM.
 //
 // How it holds up against slow or odd clients: one thread polls every
 // connection (epoll), so a client that sends a byte a second holds a
@@ -53,6 +54,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "player/server.h"
+#include "solver/cli/cli.h"
 #include "table/table.h"
 #include "tools/cpp/runfiles/runfiles.h"
 
@@ -61,7 +63,7 @@ ABSL_FLAG(std::string, bind, "127.0.0.1",
           "address to listen on (0.0.0.0: every interface)");
 ABSL_FLAG(std::string, tables, "",
           "a folder of table files (*.mnk) to serve besides the built-in "
-          "tic-tac-toe ones");
+          "ones");
 
 namespace mnk {
 namespace {
@@ -320,14 +322,14 @@ void RaiseDescriptorLimit() {
 
 // The built-in tables and the --tables folder.
 absl::Status LoadGames(const Runfiles& runfiles, Catalog& games) {
-  for (const char* stem : {"3x3k3", "3x3k3m"}) {
+  for (const char* stem : {"3x3k3", "3x3k3m", "4x4k4g"}) {
     const std::string path =
         runfiles.Rlocation(absl::StrCat("mnk/data/", stem, ".mnk"));
     absl::StatusOr<Table> table = Table::Load(path);
     if (!table.ok()) return table.status();
     if (absl::Status s = games.Add(path, *std::move(table)); !s.ok()) return s;
   }
-  const std::string dir = absl::GetFlag(FLAGS_tables);
+  const std::string dir = UserPath(absl::GetFlag(FLAGS_tables));
   return dir.empty() ? absl::OkStatus() : games.AddDirectory(dir);
 }
 
@@ -421,8 +423,9 @@ int Main(const char* argv0) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "serves the web page and JSON API over the tables: serve [--port=8080] "
-      "[--bind=127.0.0.1] [--tables=DIR]");
+      "serves the web page and its JSON API over the tables.\n"
+      "  serve [--port=8080] [--bind=127.0.0.1] [--tables=DIR]");
+  if (mnk::HelpAsked(argc, argv)) return mnk::PrintHelp("serve");
   for (int i = 1; i < argc; ++i) {
     const absl::string_view arg = argv[i];
     if (arg == "--") break;

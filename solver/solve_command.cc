@@ -25,6 +25,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
+#include "solver/cli/cli.h"
 #include "solver/game/game.h"
 #include "solver/retrograde/solver.h"
 #include "table/table.h"
@@ -39,27 +40,23 @@ ABSL_FLAG(bool, json, false, "print the summary as one JSON object");
 ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
 ABSL_FLAG(int, threads, 0, "worker threads (0: one per core)");
 ABSL_FLAG(std::string, layout, "auto",
-          "table layout: full (value, remoteness and best move of every "
-          "position), compact (values of positions with X to move, 1.6 bits "
-          "each), compressed (value, best move and remoteness of canonical "
-          "positions with X to move, run-length coded), or auto (full up to "
-          "64 MiB, else compressed, else compact when memory is short)");
+          "full, compact, compressed or auto: auto is full up to 64 MiB, "
+          "else compressed (README: the layouts)");
 ABSL_FLAG(std::string, memory, "",
-          "the most memory the solve may use, in bytes or with a suffix K, M, "
-          "G or T (powers of 1024), e.g. 12G; default 3/4 of this machine's "
-          "memory");
+          "the most memory the solve may use, e.g. 12G (K, M, G, T: powers "
+          "of 1024; default 3/4 of this machine's)");
 ABSL_FLAG(std::string, work_dir, "",
-          "keep every solved tier in this directory (created if missing), so "
-          "that --resume can continue a run that was stopped");
+          "keep each solved tier in this folder (created if missing), for "
+          "--resume");
 ABSL_FLAG(bool, resume, false,
-          "continue the solve kept in --work-dir (same game and options): "
-          "tiers found there whole are not solved again");
+          "continue the solve kept in --work-dir, with the same game and "
+          "options");
 ABSL_FLAG(std::string, tier_indices, "1048576",
-          "indices a tier holds, a power of two (a layer's last tier fewer); "
-          "changes the work dir's files, never the table");
+          "indices a tier of the work dir holds, a power of two (never "
+          "changes the table)");
 ABSL_FLAG(std::string, remoteness, "",
-          "yes or no: whether a compressed table keeps remoteness (default "
-          "yes; only with --layout=compressed)");
+          "yes or no: whether the table keeps remoteness (default yes; no "
+          "writes a compressed table without it, smaller)");
 
 namespace mnk {
 namespace {
@@ -92,7 +89,9 @@ std::string Summary(const Solution& s, uint64_t table_bytes,
       &text,
       "table       %s layout, %d bytes, %.2f bits per reachable position%s\n",
       layout, table_bytes, 8.0 * table_bytes / st.reachable,
-      out.empty() ? "" : absl::StrCat(", written to ", Printable(out)));
+      out.empty()
+          ? ""
+          : absl::StrCat(", written to ", Printable(AbsolutePath(out))));
   absl::StrAppendFormat(&text, "time        %.6f s\n", st.seconds);
   return text;
 }
@@ -226,17 +225,24 @@ int Main(Cluster& cluster) {
     return Fail(kUsage, absl::StrCat("--remoteness=", Printable(remoteness),
                                      ": expected yes or no"));
   }
-  if (!remoteness.empty() && layout != "compressed") {
+  if (remoteness == "no" && layout == "full") {
     return Fail(kUsage,
-                "--remoteness applies to --layout=compressed only: full "
-                "tables always keep remoteness, compact ones never do");
+                "--remoteness=no with --layout=full: full tables always keep "
+                "remoteness; use --layout=compressed (or leave --layout out)");
+  }
+  if (remoteness == "yes" && layout == "compact") {
+    return Fail(kUsage,
+                "--remoteness=yes with --layout=compact: compact tables never "
+                "keep remoteness; use --layout=compressed or full");
   }
   // auto: a full table while it is small (a probe is one load, tens of
-  // nanoseconds), the compressed layout past that (10 to 30 times smaller).
+  // nanoseconds), the compressed layout past that (10 to 30 times smaller);
+  // without remoteness, always compressed (a full table keeps it).
   bool compressed =
       layout == "compressed" ||
       (layout == "auto" &&
-       TableFileSize(PositionIndex(*game).size()) > kAutoFullBytes);
+       (remoteness == "no" ||
+        TableFileSize(PositionIndex(*game).size()) > kAutoFullBytes));
   const bool keep_remoteness = remoteness != "no";
   const int threads = absl::GetFlag(FLAGS_threads);
   if (threads < 0 || threads > kMaxThreads) {
@@ -244,14 +250,14 @@ int Main(Cluster& cluster) {
                 absl::StrCat("--threads=", threads,
                              ": expected 0 (one per core) to ", kMaxThreads));
   }
-  const std::string out = absl::GetFlag(FLAGS_out);
+  const std::string out = UserPath(absl::GetFlag(FLAGS_out));
   uint64_t memory = DefaultMemoryLimit();
   if (const std::string m = absl::GetFlag(FLAGS_memory); !m.empty()) {
     absl::StatusOr<uint64_t> parsed = ParseBytes(m);
     if (!parsed.ok()) return Fail(kUsage, parsed.status().message());
     memory = *parsed;
   }
-  const std::string work_dir = absl::GetFlag(FLAGS_work_dir);
+  const std::string work_dir = UserPath(absl::GetFlag(FLAGS_work_dir));
   const bool resume = absl::GetFlag(FLAGS_resume);
   if (resume && work_dir.empty()) {
     return Fail(kUsage, "--resume needs the --work-dir of the solve to resume");
@@ -401,9 +407,13 @@ int RunSolve(int argc, char** argv, Cluster& cluster) {
     program_name = absl::StrCat("solve (rank ", cluster.rank(), ")");
   }
   absl::SetProgramUsageMessage(
-      "solves an m,n,k game completely: solve --width=3 --height=3 --k=3 "
-      "[--gravity] [--misere] [--out=FILE] [--json] [--quiet] "
-      "[--work-dir=DIR [--resume]] [--memory=BYTES]");
+      "solves an m,n,k game completely and writes its table.\n"
+      "  solve --width=M --height=N --k=K [--gravity] [--misere] "
+      "[--out=FILE]\n"
+      "        [--layout=auto|full|compact|compressed] [--remoteness=yes|no]\n"
+      "        [--json] [--quiet] [--threads=T] [--memory=BYTES]\n"
+      "        [--work-dir=DIR [--resume]]");
+  if (HelpAsked(argc, argv)) return PrintHelp(program_name);
   // Flag names take '-' for '_' (--work-dir is --work_dir).
   std::vector<std::string> normalized(argv, argv + argc);
   std::vector<char*> args;
@@ -428,7 +438,7 @@ int RunSolve(int argc, char** argv, Cluster& cluster) {
   try {
     return Main(cluster);
   } catch (const std::bad_alloc&) {
-    const std::string dir = absl::GetFlag(FLAGS_work_dir);
+    const std::string dir = UserPath(absl::GetFlag(FLAGS_work_dir));
     return Fail(kMemory, dir.empty()
                              ? "out of memory"
                              : absl::StrCat("out of memory; the tiers done are "

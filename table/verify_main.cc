@@ -23,6 +23,7 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "solver/cli/cli.h"
 #include "solver/parallel/parallel.h"
 #include "table/table.h"
 #include "table/verify.h"
@@ -119,9 +120,12 @@ int Main(const std::string& path, int threads) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage("re-checks a table file: verify --table=FILE");
+  absl::SetProgramUsageMessage(
+      "re-checks a table file, every record against its children.\n"
+      "  verify --table=FILE [--threads=T] [--quiet]");
+  if (mnk::HelpAsked(argc, argv)) return mnk::PrintHelp("verify");
   const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
-  const std::string path = absl::GetFlag(FLAGS_table);
+  const std::string path = mnk::UserPath(absl::GetFlag(FLAGS_table));
   if (rest.size() > 1 || path.empty()) {
     return Fail(kUsage, "expected --table=FILE and nothing else");
   }

@@ -25,7 +25,7 @@ expect_contains "game result" "I win." "$out"
 out=$(printf '9\n0\n0\nhint\neval\n' | "$PLAY")
 expect_eq "eof exit" 0 $?
 expect_contains "off board" "cell 9 is off the board: expected 0 to 8." "$out"
-expect_contains "taken" "Cell 0 is taken. Choose an empty cell." "$out"
+expect_contains "taken" "cell 0 is taken. Choose an empty cell." "$out"
 expect_contains "hint" "Best move: cell 1 (draw in 7)." "$out"
 expect_contains "eval" "  cell 1: draw in 7  <- best
   cell 2: draw in 7" "$out"

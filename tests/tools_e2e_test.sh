@@ -109,9 +109,12 @@ expect_eq "auto big verify exit" 0 $?
 out=$("$PLAY" --table="$TMP/noplies.mnk" --position=..../..../..../XO.. --json)
 fields=$(printf '%s\n' "$out" | "$JSON" /value /remoteness /best_move)
 expect_eq "compressed without remoteness" '"draw" null 8' "$(echo $fields)"
-"$SOLVE" --remoteness=no --quiet > /dev/null 2> "$TMP/err"
-expect_eq "remoteness without compressed exit" 1 $?
-expect_contains "remoteness without compressed" "--remoteness applies to --layout=compressed only" "$(cat "$TMP/err")"
+"$SOLVE" --remoteness=no --layout=full --quiet > /dev/null 2> "$TMP/err"
+expect_eq "remoteness=no with a full layout exit" 1 $?
+expect_contains "remoteness=no with a full layout" "full tables always keep remoteness" "$(cat "$TMP/err")"
+"$SOLVE" --remoteness=yes --layout=compact --quiet > /dev/null 2> "$TMP/err"
+expect_eq "remoteness=yes with a compact layout exit" 1 $?
+expect_contains "remoteness=yes with a compact layout" "compact tables never keep remoteness" "$(cat "$TMP/err")"
 "$SOLVE" --layout=compressed --remoteness=maybe --quiet > /dev/null 2> "$TMP/err"
 expect_eq "bad remoteness exit" 1 $?
 expect_contains "bad remoteness" "--remoteness=maybe: expected yes or no" "$(cat "$TMP/err")"

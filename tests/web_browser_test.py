@@ -168,6 +168,40 @@ class PageTest(unittest.TestCase):
         final = self.play_game("4x4k4g", "ai", "X")
         self.assertNotIn("You win", final)
 
+    def test_gravity_discs_and_every_move_listed(self):
+        self.open("?game=4x4k4g")
+        self.new_game("4x4k4g", "ai", "O")  # the computer opens, as X
+        self.wait(lambda d: self.position() != "..../..../..../....")
+        items = self.driver.find_elements(By.CSS_SELECTOR, "#moves li")
+        self.assertEqual(len(items), 1, "the computer's opening move")
+        self.assertIn("column", items[0].text)
+        # Discs, not letters: round, the first player's red.
+        discs = self.driver.find_elements(By.CSS_SELECTOR, "[data-stone]")
+        self.assertEqual(len(discs), 1)
+        self.assertEqual(discs[0].text, "")
+        self.assertEqual(discs[0].value_of_css_property("border-radius"),
+                         "50%")
+        self.assertEqual(discs[0].value_of_css_property("background-color"),
+                         "rgba(214, 40, 40, 1)")
+        empty = self.cell(0)
+        self.assertEqual(empty.value_of_css_property("border-radius"), "50%")
+        # A reply and the computer's answer: three moves listed.
+        before = self.position()
+        self.cell(1).click()
+        self.wait(lambda d: self.position().count("X") == 2 and
+                  self.settled())
+        items = self.driver.find_elements(By.CSS_SELECTOR, "#moves li")
+        self.assertEqual([i.text.split(":")[0] for i in items],
+                         ["X column %d" % (before.replace("/", "").index("X")
+                                           % 4),
+                          "O column 1",
+                          items[2].text.split(":")[0]])
+        self.assertEqual(len(self.driver.find_elements(
+            By.CSS_SELECTOR, '[data-stone="O"]')), 1)
+        # Without gravity the stones stay letters.
+        self.open("?game=3x3k3&position=" + urllib.parse.quote("X../.O./..."))
+        self.assertEqual(self.cell(0).text, "X")
+
     def test_undo_redo(self):
         self.open("?game=3x3k3")
         self.new_game("3x3k3", "human", "X")

@@ -119,8 +119,12 @@ function drawBoard(answer) {
         answer.moves.find((m) => m.column === col) : undefined);
     let label = `cell ${cell}`;
     if (stone !== '.') {
-      button.textContent = markOf(stone === 'X' ? 0 : 1);
-      label += `, ${button.textContent}`;
+      // With gravity, a disc of the player's colour (the first player's
+      // red, the second's yellow), as Connect Four is drawn; else the mark.
+      const mark = markOf(stone === 'X' ? 0 : 1);
+      button.dataset.stone = stone;
+      if (!game.gravity) button.textContent = mark;
+      label += `, ${mark}`;
     }
     if (move) {
       button.dataset.value = move.value;
@@ -147,14 +151,20 @@ function drawBoard(answer) {
   $('columns-hint').hidden = !game.gravity;
 }
 
+// Every move of the line, the computer's included. The items are made
+// first and put in at once, and only by the latest call: two renders in
+// flight (the person's move, then the computer's) cannot mix their lists.
+let movesDrawn = 0;
 async function drawMoves() {
   const list = $('moves');
-  list.replaceChildren();
-  for (let i = 1; i < state.line.length; ++i) {
-    const before = await analyse(state.line[i - 1]);
-    const after = await analyse(state.line[i]);
-    const cell = [...state.line[i].replace(/\//g, '')].findIndex(
-        (c, j) => c !== state.line[i - 1].replace(/\//g, '')[j]);
+  const call = ++movesDrawn;
+  const line = state.line.slice();
+  const items = [];
+  for (let i = 1; i < line.length; ++i) {
+    const before = await analyse(line[i - 1]);
+    const after = await analyse(line[i]);
+    const cell = [...line[i].replace(/\//g, '')].findIndex(
+        (c, j) => c !== line[i - 1].replace(/\//g, '')[j]);
     // The value of the position after the move, for the player who moved.
     const value = {win: 'loss', loss: 'win', draw: 'draw'}[after.value];
     const item = document.createElement('li');
@@ -167,8 +177,9 @@ async function drawMoves() {
     item.dataset.ply = i;
     if (i === state.cursor) item.classList.add('current');
     item.addEventListener('click', () => goTo(i));
-    list.append(item);
+    items.push(item);
   }
+  if (call === movesDrawn) list.replaceChildren(...items);
 }
 
 // Value of each position of the line for X: +1 X wins, 0 draw, -1 O wins,
