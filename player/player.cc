@@ -57,6 +57,14 @@ absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
   return a;
 }
 
+absl::StatusOr<Analysis> AnalyzeUnchanged(const Table& table,
+                                          const Position& p) {
+  if (absl::Status s = table.CheckUnchanged(); !s.ok()) return s;
+  absl::StatusOr<Analysis> a = Analyze(table, p);
+  if (absl::Status s = table.CheckUnchanged(); !s.ok()) return s;
+  return a;
+}
+
 std::string Outcome(Value value, int remoteness) {
   if (remoteness == kUnknownRemoteness) return std::string(ValueName(value));
   if (remoteness == 0) {
@@ -394,9 +402,7 @@ class Session {
   // Run() returns (0 when abandoned, kTableFailed).
   int PlayOne() {
     while (!game_.IsTerminal(p_)) {
-      absl::StatusOr<Analysis> a = table_.CheckUnchanged().ok()
-                                       ? Analyze(table_, p_)
-                                       : table_.CheckUnchanged();
+      absl::StatusOr<Analysis> a = AnalyzeUnchanged(table_, p_);
       if (!a.ok()) {
         out_ << "The table cannot answer this position: "
              << a.status().message() << "\n";

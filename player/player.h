@@ -44,6 +44,12 @@ struct Analysis {
 
 // Probes the position and each of its children: 1 + (legal moves) lookups.
 absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p);
+// The same, with the table's file checked for changes before and after
+// (Table::CheckUnchanged): an answer only from a table that stayed the same
+// all along. Two fstat() calls more: for one answer at a time (serve, the
+// game); a batch checks at each read and write instead.
+absl::StatusOr<Analysis> AnalyzeUnchanged(const Table& table,
+                                          const Position& p);
 
 // "win in 3", "draw in 5", "loss in 2"; once the game is over "lost", "won"
 // (misère: the opponent made the line) or "drawn".

@@ -219,6 +219,7 @@ MHD_Result Answer(void* cls, MHD_Connection* connection, const char* url,
                   const char* /*upload_data*/, size_t* upload_data_size,
                   void** request_context) {
   const Context& context = *static_cast<const Context*>(cls);
+  if (*request_context == nullptr) *request_context = new Request{url};
   Request& request = *static_cast<Request*>(*request_context);
   const absl::string_view verb = method;
   if (verb != MHD_HTTP_METHOD_GET && verb != MHD_HTTP_METHOD_HEAD) {

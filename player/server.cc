@@ -166,14 +166,7 @@ Reply Catalog::PositionReply(absl::string_view game,
     return ErrorReply(400, absl::StrCat("position '", Printable(position),
                                         "': ", p.status().message()));
   }
-  // The file is checked for changes before the probes and after them: an
-  // answer is sent only when the table was the same all along.
-  absl::Status unchanged = table.CheckUnchanged();
-  absl::StatusOr<Analysis> a =
-      unchanged.ok() ? Analyze(table, *p) : absl::StatusOr<Analysis>(unchanged);
-  if (a.ok()) {
-    if (unchanged = table.CheckUnchanged(); !unchanged.ok()) a = unchanged;
-  }
+  absl::StatusOr<Analysis> a = AnalyzeUnchanged(table, *p);
   if (!a.ok()) {
     // The position is valid, so the table is at fault.
     return ErrorReply(500,

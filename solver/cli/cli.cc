@@ -60,11 +60,10 @@ int PrintHelp(absl::string_view program) {
   for (const auto& [name, flag] : absl::GetAllFlags()) {
     if (OwnFlag(*flag)) flags.push_back(flag);
   }
-  std::sort(flags.begin(), flags.end(), [](const auto* a, const auto* b) {
-    return a->Name() < b->Name();
-  });
-  std::string text = absl::StrCat(program, ": ", absl::ProgramUsageMessage(),
-                                  "\n\nflags:\n");
+  std::sort(flags.begin(), flags.end(),
+            [](const auto* a, const auto* b) { return a->Name() < b->Name(); });
+  std::string text =
+      absl::StrCat(program, ": ", absl::ProgramUsageMessage(), "\n\nflags:\n");
   for (const absl::CommandLineFlag* flag : flags) {
     std::string name(flag->Name());
     std::replace(name.begin(), name.end(), '_', '-');
