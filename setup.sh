@@ -58,4 +58,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" > /dev/null
 fi
 bazel --version > /dev/null
-echo "setup: all packages present${1:+ (with the tests' extras)}"
+if [ "${1:-}" == --tests ]; then
+  echo "setup: all packages present, the tests' extras included"
+else
+  echo "setup: all packages present"
+fi
