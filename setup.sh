@@ -8,7 +8,7 @@
 #   ./setup.sh --tests   that, and what only the tests and CI need: Open MPI
 #                        (solve_mpi and its tests), Chromium, its driver and
 #                        Selenium (the web page's tests), clang and its
-#                        runtimes (sanitizers, fuzzing), clang-format
+#                        runtimes (sanitizers, fuzzing), clang-format, time
 set -euo pipefail
 
 packages=(
@@ -34,6 +34,7 @@ test_packages=(
   clang                  # libFuzzer targets and sanitizer builds
   libclang-rt-14-dev     # clang's sanitizer and fuzzer runtimes
   clang-format           # the style check in CI
+  time                   # /usr/bin/time: peak memory in the end-to-end tests
 )
 
 case "${1:-}" in
