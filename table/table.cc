@@ -1085,7 +1085,12 @@ Value Table::ValueOf(const Position& p) const {
 }
 
 absl::StatusOr<Record> Table::Probe(const Position& p) const {
-  // A page that fails its check reads as nothing (unreachable, no
+  // A full table's probe reads one record and checks its pages itself; a
+  // table checked whole has no damaged page left to read.
+  if (layout_ == Layout::kFull || checks_->all_checked()) {
+    return ProbeRecord(p);
+  }
+  // Elsewhere a page that fails its check reads as nothing (unreachable, no
   // remoteness), and what a probe derives from it would be wrong: any such
   // read during this probe fails it, whatever it returned.
   const uint64_t damaged_before = PageChecks::DamagedReadsOnThisThread();
