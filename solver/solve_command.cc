@@ -41,7 +41,7 @@ ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
 ABSL_FLAG(int, threads, 0, "worker threads (0: one per core)");
 ABSL_FLAG(std::string, layout, "auto",
           "full, compact, compressed or auto: auto is full up to 64 MiB, "
-          "else compressed (README: the layouts)");
+          "else compressed (docs/tables.md)");
 ABSL_FLAG(std::string, memory, "",
           "the most memory the solve may use, e.g. 12G (K, M, G, T: powers "
           "of 1024; default 3/4 of this machine's)");
@@ -151,17 +151,18 @@ int Fail(int code, absl::string_view message) {
   return code;
 }
 
-// "12G" -> 12 << 30; plain digits are bytes.
 // "640 KiB", "1.50 MiB", "12.00 GiB": a memory size in messages.
 std::string Bytes(uint64_t n) {
   if (n < (uint64_t{1} << 20)) {
     return absl::StrFormat("%.0f KiB", std::ceil(n / 1024.0));
   }
-  if (n < (uint64_t{1} << 30))
+  if (n < (uint64_t{1} << 30)) {
     return absl::StrFormat("%.2f MiB", n / 1048576.0);
+  }
   return absl::StrFormat("%.2f GiB", n / 1073741824.0);
 }
 
+// "12G" -> 12 << 30; plain digits are bytes.
 absl::StatusOr<uint64_t> ParseBytes(absl::string_view text) {
   uint64_t shift = 0;
   absl::string_view digits = text;
