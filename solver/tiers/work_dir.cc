@@ -122,7 +122,7 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
     return absl::DataLossError(why);
   }
   std::string bytes;
-  struct stat st;
+  struct stat st = {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
     return absl::DataLossError(absl::StrCat(path, " is ", FileKind(st.st_mode),
@@ -189,9 +189,10 @@ absl::StatusOr<WorkDir> WorkDir::Open(const std::string& path,
     return absl::InvalidArgumentError("the work dir's name is empty");
   }
   if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
+    const int error = errno;
     const std::string why = absl::StrCat("cannot create the work dir ", path,
-                                         ": ", std::strerror(errno));
-    return errno == EACCES || errno == EPERM || errno == EROFS
+                                         ": ", std::strerror(error));
+    return error == EACCES || error == EPERM || error == EROFS
                ? absl::PermissionDeniedError(why)
                : absl::UnavailableError(why);
   }
