@@ -687,12 +687,17 @@ absl::StatusOr<Table> Table::Load(const std::string& path,
 
 absl::Status Table::CheckUnchanged() const {
   if (opened_ == nullptr) return absl::OkStatus();
-  struct stat st;
+  struct stat st = {};
+  if (fstat(opened_->fd, &st) != 0) {
+    return absl::DataLossError(
+        absl::StrCat("cannot check whether ", source_,
+                     " changed while in use: ", std::strerror(errno)));
+  }
   // The change time catches a write whose modification time was set back
   // (cp -p); it also moves when the file loses its name (mv over it, rm),
   // which changes nothing in it.
   const bool same =
-      fstat(opened_->fd, &st) == 0 && st.st_size == opened_->size &&
+      st.st_size == opened_->size &&
       st.st_mtim.tv_sec == opened_->mtime.tv_sec &&
       st.st_mtim.tv_nsec == opened_->mtime.tv_nsec &&
       (st.st_nlink == 0 || (st.st_ctim.tv_sec == opened_->ctime.tv_sec &&
