@@ -24,6 +24,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "table/file_kind.h"
 #include "table/page_checks.h"
 
 namespace mnk {
@@ -124,15 +125,6 @@ absl::Status ErrnoStatus(int error, absl::string_view what) {
   }
 }
 
-// "a FIFO", "a character device", ... for a file that is not a regular one.
-const char* FileKind(mode_t mode) {
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISLNK(mode)) return "a symbolic link";
-  return "a special file";
-}
 
 // Reads up to `size` bytes (fewer only at the end of the file).
 absl::StatusOr<uint64_t> ReadFully(int fd, uint8_t* out, uint64_t size,

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "table/file_kind.h"
 #include "table/page_checks.h"
 
 namespace mnk {
@@ -88,16 +89,6 @@ absl::Status WriteAtomically(const std::string& path,
   return absl::OkStatus();
 }
 
-// "a FIFO", "a symbolic link", ... for what is not a regular file.
-const char* FileKind(mode_t mode) {
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISLNK(mode)) return "a symbolic link";
-  if (S_ISDIR(mode)) return "a directory";
-  return "a special file";
-}
 
 // The whole of a regular file. Opened without following a symbolic link
 // and without waiting for a FIFO's writer; kDataLoss for anything that is
