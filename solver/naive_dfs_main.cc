@@ -18,7 +18,7 @@
 #include "absl/flags/parse.h"
 #include "absl/numeric/bits.h"
 #include "solver/game/game.h"
-#include "table/record.h"
+#include "solver/game/policy.h"
 
 ABSL_FLAG(int, width, 4, "board width m");
 ABSL_FLAG(int, height, 4, "board height n");

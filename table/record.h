@@ -61,20 +61,6 @@ struct Record {
   }
 };
 
-// The deterministic preference among moves: higher is better; ties go to the
-// lowest cell. Wins beat draws beat losses; among wins the fastest, among
-// losses the slowest.
-inline int PolicyScore(Value v, int remoteness) {
-  switch (v) {
-    case Value::kWin:
-      return 1000 - remoteness;
-    case Value::kLoss:
-      return -1000 + remoteness;
-    default:
-      return 0;
-  }
-}
-
 // Read-only view of the three arrays (owned by RecordArrays or a table file).
 struct RecordView {
   uint64_t size = 0;

@@ -24,6 +24,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "solver/game/policy.h"
 #include "table/file_kind.h"
 #include "table/page_checks.h"
 
@@ -124,7 +125,6 @@ absl::Status ErrnoStatus(int error, absl::string_view what) {
       return absl::UnavailableError(message);
   }
 }
-
 
 // Reads up to `size` bytes (fewer only at the end of the file).
 absl::StatusOr<uint64_t> ReadFully(int fd, uint8_t* out, uint64_t size,

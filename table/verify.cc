@@ -8,6 +8,7 @@
 
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
+#include "solver/game/policy.h"
 #include "solver/index/layer_walker.h"
 #include "solver/parallel/parallel.h"
 

@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "solver/game/policy.h"
 #include "solver/index/layer_walker.h"
 #include "solver/parallel/parallel.h"
 #include "solver/tiers/work_dir.h"
