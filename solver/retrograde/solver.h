@@ -24,9 +24,9 @@
 // killed solve resumes from the tiers done, and MPI ranks share a layer's
 // tiers out. The table is the same bytes however the tiers fell.
 //
-// Best move policy (PolicyScore in solver/game/policy.h): best value for the side
-// to move, then the fewest plies to a win or the most plies to a loss, then
-// the lowest cell index.
+// Best move policy (PolicyScore in solver/game/policy.h): best value for the
+// side to move, then the fewest plies to a win or the most plies to a loss,
+// then the lowest cell index.
 #ifndef MNK_SOLVER_RETROGRADE_SOLVER_H_
 #define MNK_SOLVER_RETROGRADE_SOLVER_H_
 

@@ -89,7 +89,6 @@ absl::Status WriteAtomically(const std::string& path,
   return absl::OkStatus();
 }
 
-
 // The whole of a regular file. Opened without following a symbolic link
 // and without waiting for a FIFO's writer; kDataLoss for anything that is
 // not a regular file, kPermissionDenied when it may not be read.
