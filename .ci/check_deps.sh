@@ -11,7 +11,10 @@ if [ -n "$bad" ]; then
   echo "production targets depend on tests/:"; echo "$bad"; exit 1
 fi
 
-edges=$(bazel query --noshow_progress --noimplicit_deps 'deps(//...)' \
+# Every package, named (`//...` would also walk into the convenience
+# symlinks, bazel-<folder>, which may belong to another output base).
+all="$production + //tests/..."
+edges=$(bazel query --noshow_progress --noimplicit_deps "deps($all)" \
           --output=graph --nograph:factored 2> /dev/null |
         sed -n 's|^ *"\(//[^:"]*\):[^"]*" -> "\(//[^:"]*\):[^"]*"$|\1 \2|p' |
         awk '$1 != $2' | sort -u)
