@@ -23,20 +23,18 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
-#include <new>
 #include <optional>
 #include <streambuf>
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "player/player.h"
 #include "solver/cli/cli.h"
+#include "solver/game/printable.h"
 #include "table/table.h"
 #include "tools/cpp/runfiles/runfiles.h"
 
@@ -69,15 +67,6 @@ namespace mnk {
 namespace {
 
 using bazel::tools::cpp::runfiles::Runfiles;
-
-constexpr int kUsage = 1, kBadPosition = 2, kBadTable = 3, kMemory = 4,
-              kOutput = 6;
-
-int Fail(int code, absl::string_view message) {
-  std::fprintf(stderr, "play: %.*s\n", static_cast<int>(message.size()),
-               message.data());
-  return code;
-}
 
 // The flags named on the command line, and those given an empty value
 // ("--width=", "--position="): absl reads an empty optional flag as unset,
@@ -175,187 +164,200 @@ class BatchStreams : public std::streambuf {
   char buffer_[1 << 16];
 };
 
-int OutputFailed() {
-  return Fail(kOutput, absl::StrCat("cannot write to standard output: ",
-                                    std::strerror(errno)));
+// An empty --position is a position (a wrong one), not no position.
+std::optional<std::string> PositionFlag() {
+  std::optional<std::string> position = absl::GetFlag(FLAGS_position);
+  if (!position && named_flags.contains("position")) position = "";
+  return position;
 }
 
-int Main(const char* argv0) {
+// The game asked for: the flags given, the rest from `rest` (the table's
+// game, or tic-tac-toe when there is no --table).
+GameSpec AskedGame(const GameSpec& rest) {
+  auto given = [](const char* flag, bool value, bool otherwise) {
+    return named_flags.contains(flag) ? value : otherwise;
+  };
+  return GameSpec{absl::GetFlag(FLAGS_width).value_or(rest.width),
+                  absl::GetFlag(FLAGS_height).value_or(rest.height),
+                  absl::GetFlag(FLAGS_k).value_or(rest.k),
+                  given("gravity", absl::GetFlag(FLAGS_gravity), rest.gravity),
+                  given("misere", absl::GetFlag(FLAGS_misere), rest.misere)};
+}
+
+// The flags that make no sense together, or are empty.
+absl::Status CheckFlags() {
   const std::string first = absl::GetFlag(FLAGS_first);
   const std::string mark = absl::GetFlag(FLAGS_mark);
   if (first != "human" && first != "ai") {
-    return Fail(kUsage, absl::StrCat("--first=", Printable(first),
-                                     ": expected human or ai"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--first=", Printable(first), ": expected human or ai"));
   }
   if (mark != "X" && mark != "O" && mark != "x" && mark != "o") {
-    return Fail(kUsage,
-                absl::StrCat("--mark=", Printable(mark), ": expected X or O"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--mark=", Printable(mark), ": expected X or O"));
   }
   for (const char* flag : {"width", "height", "k", "table"}) {
     if (empty_flags.contains(flag)) {
-      return Fail(kUsage,
-                  absl::StrCat("--", flag, "= is empty: expected ",
-                               std::string(flag) == "table" ? "a file name"
-                                                            : "a number"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--", flag, "= is empty: expected ",
+          std::string(flag) == "table" ? "a file name" : "a number"));
     }
   }
-  // An empty --position is a position (a wrong one), not no position.
-  std::optional<std::string> position = absl::GetFlag(FLAGS_position);
-  if (!position && named_flags.contains("position")) position = "";
-  if (absl::GetFlag(FLAGS_batch) && position) {
-    return Fail(kUsage, "--batch and --position cannot be used together");
+  const bool batch = absl::GetFlag(FLAGS_batch);
+  const bool answers = PositionFlag().has_value() || batch;
+  if (batch && PositionFlag().has_value()) {
+    return absl::InvalidArgumentError(
+        "--batch and --position cannot be used together");
   }
-  const bool answers = position || absl::GetFlag(FLAGS_batch);
   for (const char* flag : {"first", "mark"}) {
     if (answers && named_flags.contains(flag)) {
-      return Fail(kUsage, absl::StrCat("--", flag,
-                                       " applies to a game, not to the "
-                                       "answers of --position or --batch: "
-                                       "drop one or the other"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", flag,
+                       " applies to a game, not to the answers of "
+                       "--position or --batch: drop one or the other"));
     }
   }
   if (!answers && absl::GetFlag(FLAGS_json)) {
-    return Fail(kUsage,
-                "--json applies to the answers of --position or --batch: add "
-                "one of them, or drop --json to play a game");
+    return absl::InvalidArgumentError(
+        "--json applies to the answers of --position or --batch: add one of "
+        "them, or drop --json to play a game");
   }
+  // Without --table, the flags name the game: one that exists.
+  if (absl::GetFlag(FLAGS_table).empty()) {
+    return Game::Create(AskedGame(GameSpec())).status();
+  }
+  return absl::OkStatus();
+}
 
-  // The game asked for: the flags given, the rest from the table (or from
-  // tic-tac-toe when there is no --table).
-  const std::optional<int> width = absl::GetFlag(FLAGS_width);
-  const std::optional<int> height = absl::GetFlag(FLAGS_height);
-  const std::optional<int> k = absl::GetFlag(FLAGS_k);
-  const std::optional<bool> gravity =
-      named_flags.contains("gravity")
-          ? std::optional<bool>(absl::GetFlag(FLAGS_gravity))
-          : std::nullopt;
-  const std::optional<bool> misere =
-      named_flags.contains("misere")
-          ? std::optional<bool>(absl::GetFlag(FLAGS_misere))
-          : std::nullopt;
-  auto asked = [&](const GameSpec& rest) {
-    return GameSpec{width.value_or(rest.width), height.value_or(rest.height),
-                    k.value_or(rest.k), gravity.value_or(rest.gravity),
-                    misere.value_or(rest.misere)};
-  };
+// The built-in table of the game the flags ask for (data/, a game that
+// exists): kNotFound when none is built in.
+absl::StatusOr<std::string> BuiltInTable(const char* argv0) {
+  const GameSpec spec = AskedGame(GameSpec());
+  std::string error, path;
+  std::unique_ptr<Runfiles> runfiles(Runfiles::Create(argv0, &error));
+  const std::string name = absl::StrCat("mnk/data/", spec.FileStem(), ".mnk");
+  if (runfiles != nullptr) path = runfiles->Rlocation(name);
+  // Only a table that is not there is "no built-in table"; one that is
+  // there but unreadable gets the reader's own message.
+  if (path.empty() || (access(path.c_str(), F_OK) != 0 && errno == ENOENT)) {
+    return absl::NotFoundError(absl::StrCat(
+        "no built-in table for ", spec.Name(),
+        ": make one with `bazel run //solver:solve -- --width=", spec.width,
+        " --height=", spec.height, " --k=", spec.k,
+        spec.gravity ? " --gravity" : "", spec.misere ? " --misere" : "",
+        " --out=FILE` and pass --table=FILE"));
+  }
+  return path;
+}
+
+// The table to answer from: --table, or the built-in one of the game the
+// flags ask for; checked to be of that game.
+absl::StatusOr<Table> LoadTable(const char* argv0) {
   std::string path = UserPath(absl::GetFlag(FLAGS_table));
   if (path.empty()) {
-    const GameSpec spec = asked(GameSpec());
-    if (absl::Status s = Game::Create(spec).status(); !s.ok()) {
-      return Fail(kUsage, s.message());
-    }
-    std::string error;
-    std::unique_ptr<Runfiles> runfiles(Runfiles::Create(argv0, &error));
-    const std::string name = absl::StrCat("mnk/data/", spec.FileStem(), ".mnk");
-    if (runfiles != nullptr) path = runfiles->Rlocation(name);
-    // Only a table that is not there is "no built-in table"; one that is
-    // there but unreadable gets the reader's own message below.
-    if (path.empty() || (access(path.c_str(), F_OK) != 0 && errno == ENOENT)) {
-      return Fail(kBadTable,
-                  absl::StrCat("no built-in table for ", spec.Name(),
-                               ": make one with `bazel run //solver:solve -- "
-                               "--width=",
-                               spec.width, " --height=", spec.height, " --k=",
-                               spec.k, spec.gravity ? " --gravity" : "",
-                               spec.misere ? " --misere" : "",
-                               " --out=FILE` and pass --table=FILE"));
-    }
+    absl::StatusOr<std::string> built_in = BuiltInTable(argv0);
+    if (!built_in.ok()) return built_in.status();
+    path = *built_in;
   }
   absl::StatusOr<Table> table = Table::Load(path);
-  if (!table.ok()) {
-    return Fail(table.status().code() == absl::StatusCode::kResourceExhausted
-                    ? kMemory
-                    : kBadTable,
-                table.status().message());
-  }
-  if (absl::Status s = table->ExpectGame(asked(table->game().spec()), path);
+  if (!table.ok()) return table;
+  if (absl::Status s = table->ExpectGame(AskedGame(table->game().spec()), path);
       !s.ok()) {
-    return Fail(kBadTable, s.message());
+    return s;
   }
-  const bool json = absl::GetFlag(FLAGS_json);
+  return table;
+}
 
-  if (position) {
-    absl::StatusOr<Position> p = table->game().Parse(*position);
-    if (!p.ok()) {
-      return Fail(kBadPosition,
-                  absl::StrCat("--position=", Printable(*position), ": ",
-                               p.status().message()));
-    }
-    absl::StatusOr<Analysis> a = Analyze(*table, *p);
-    if (!a.ok()) return Fail(kBadTable, a.status().message());
-    std::cout << (json ? AnalysisJson(table->game(), *a)
-                       : AnalysisText(table->game(), *a));
-    std::cout.flush();
-    return std::cout ? 0 : OutputFailed();
+// --position: one answer.
+int AnswerPosition(const Table& table, const std::string& position) {
+  absl::StatusOr<Position> p = table.game().Parse(position);
+  if (!p.ok()) {
+    return Fail(kExitBadPosition,
+                absl::StrCat("--position=", Printable(position), ": ",
+                             p.status().message()));
+  }
+  absl::StatusOr<Analysis> a = Analyze(table, *p);
+  if (!a.ok()) return Fail(kExitTable, a.status());
+  std::cout << (absl::GetFlag(FLAGS_json) ? AnalysisJson(table.game(), *a)
+                                          : AnalysisText(table.game(), *a));
+  std::cout.flush();
+  return std::cout ? kExitOk : OutputFailed();
+}
+
+// --batch: one answer a line of standard input.
+int AnswerBatch(const Table& table) {
+  // A larger pipe (if standard output is one) takes a whole batch's
+  // answers without waiting for the reader; where it is refused, the
+  // answers simply go in smaller pieces.
+  fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
+  BatchStreams streams(STDIN_FILENO, STDOUT_FILENO, table);
+  std::istream in(&streams);
+  std::string line;
+  bool too_long;
+  absl::Status table_error;  // the first line the table could not answer
+  while (ReadLine(in, &line, &too_long)) {
+    absl::Status s = AppendAnswerLine(table, line, absl::GetFlag(FLAGS_json),
+                                      too_long, streams.pending());
+    if (table_error.ok()) table_error = s;
+    if (!streams.Written()) break;
+  }
+  const bool flushed = streams.Flush();
+  if (!streams.changed().ok()) return Fail(kExitTable, streams.changed());
+  if (streams.error() != 0 || !flushed) {
+    errno = streams.error();
+    return OutputFailed();
+  }
+  // Every line was answered, damaged ones as error lines: the exit status
+  // says that the table failed.
+  if (!table_error.ok()) return Fail(kExitTable, table_error);
+  return kExitOk;
+}
+
+// A game against the person at the terminal.
+int PlayAgainstPerson(const Table& table) {
+  GameOptions options;
+  options.human_first = absl::GetFlag(FLAGS_first) == "human";
+  options.human_mark =
+      static_cast<char>(std::toupper(absl::GetFlag(FLAGS_mark)[0]));
+  const int played = PlayGame(table, options, std::cin, std::cout);
+  std::cout.flush();
+  if (!std::cout) return OutputFailed();
+  return played == kTableFailed ? kExitTable : kExitOk;
+}
+
+int Main(const char* argv0) {
+  if (absl::Status s = CheckFlags(); !s.ok()) return Fail(kExitUsage, s);
+  absl::StatusOr<Table> table = LoadTable(argv0);
+  if (!table.ok()) return Fail(TableExit(table.status()), table.status());
+  if (const std::optional<std::string> position = PositionFlag()) {
+    return AnswerPosition(*table, *position);
   }
   struct stat in;
   if (fstat(STDIN_FILENO, &in) == 0 && S_ISDIR(in.st_mode)) {
-    return Fail(kUsage,
+    return Fail(kExitUsage,
                 "standard input is a directory: expected positions or moves, "
                 "one a line");
   }
-  if (absl::GetFlag(FLAGS_batch)) {
-    // A larger pipe (if standard output is one) takes a whole batch's
-    // answers without waiting for the reader; where it is refused, the
-    // answers simply go in smaller pieces.
-    fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
-    BatchStreams streams(STDIN_FILENO, STDOUT_FILENO, *table);
-    std::istream in(&streams);
-    std::string line;
-    bool too_long;
-    absl::Status table_error;  // the first line the table could not answer
-    while (ReadLine(in, &line, &too_long)) {
-      absl::Status s =
-          AppendAnswerLine(*table, line, json, too_long, streams.pending());
-      if (table_error.ok()) table_error = s;
-      if (!streams.Written()) break;
-    }
-    const bool flushed = streams.Flush();
-    if (!streams.changed().ok()) {
-      return Fail(kBadTable, streams.changed().message());
-    }
-    if (streams.error() != 0 || !flushed) {
-      errno = streams.error();
-      return OutputFailed();
-    }
-    // Every line was answered, damaged ones as error lines: the exit status
-    // says that the table failed.
-    if (!table_error.ok()) return Fail(kBadTable, table_error.message());
-    return 0;
-  }
-  GameOptions options;
-  options.human_first = first == "human";
-  options.human_mark = static_cast<char>(std::toupper(mark[0]));
-  const int played = PlayGame(*table, options, std::cin, std::cout);
-  std::cout.flush();
-  if (!std::cout) return OutputFailed();
-  return played == kTableFailed ? kBadTable : 0;
+  if (absl::GetFlag(FLAGS_batch)) return AnswerBatch(*table);
+  return PlayAgainstPerson(*table);
 }
 
 }  // namespace
 }  // namespace mnk
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
-      "plays or answers positions of an m,n,k game from its table.\n"
-      "  play [--table=FILE | --width=M --height=N --k=K [--gravity] "
-      "[--misere]]\n"
-      "       [--first=human|ai] [--mark=X|O]            a game\n"
-      "  play ... --position=P [--json]                  one answer\n"
-      "  play ... --batch [--json]                       one answer a line");
-  if (mnk::HelpAsked(argc, argv)) return mnk::PrintHelp("play");
   mnk::ScanFlags(argc, argv);
-  const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
-  if (rest.size() > 1) {
-    return mnk::Fail(mnk::kUsage,
-                     absl::StrCat("unexpected argument '",
-                                  mnk::Printable(rest[1]), "'; see --help"));
+  if (std::optional<int> done = mnk::StartTool(
+          "play",
+          "plays or answers positions of an m,n,k game from its table.\n"
+          "  play [--table=FILE | --width=M --height=N --k=K [--gravity] "
+          "[--misere]]\n"
+          "       [--first=human|ai] [--mark=X|O]            a game\n"
+          "  play ... --position=P [--json]                  one answer\n"
+          "  play ... --batch [--json]                       one answer a line",
+          argc, argv)) {
+    return *done;
   }
-  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error
-  mnk::ExitOnTruncatedTable("play", mnk::kBadTable);
-  try {
-    return mnk::Main(argv[0]);
-  } catch (const std::bad_alloc&) {
-    return mnk::Fail(mnk::kMemory, "out of memory");
-  }
+  mnk::ExitOnTruncatedTable("play", mnk::kExitTable);
+  return mnk::RunGuarded([&] { return mnk::Main(argv[0]); });
 }

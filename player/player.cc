@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "nlohmann/json.hpp"
+#include "solver/game/game_json.h"
 
 namespace mnk {
 namespace {
@@ -107,14 +108,6 @@ std::string AnalysisText(const Game& game, const Analysis& a) {
   return text;
 }
 
-nlohmann::ordered_json GameJson(const GameSpec& spec) {
-  return {{"width", spec.width},
-          {"height", spec.height},
-          {"k", spec.k},
-          {"gravity", spec.gravity},
-          {"misere", spec.misere}};
-}
-
 namespace {
 
 // Answers are written into a buffer on the stack and appended at once: a
@@ -165,15 +158,9 @@ void AppendAnalysisJson(const Game& game, const Analysis& a, std::string* out) {
   const GameSpec& spec = game.spec();
   const bool over = a.record.best_move == kNoMove;
   AnswerWriter w;
-  w.Put("{\"game\":{\"width\":");
-  w.Number(spec.width);
-  w.Put(",\"height\":");
-  w.Number(spec.height);
-  w.Put(",\"k\":");
-  w.Number(spec.k);
-  w.Put(spec.gravity ? ",\"gravity\":true" : ",\"gravity\":false");
-  w.Put(spec.misere ? ",\"misere\":true},\"position\":\""
-                    : ",\"misere\":false},\"position\":\"");
+  w.Put("{\"game\":");
+  w.Put(GameJsonText(spec));
+  w.Put(",\"position\":\"");
   w.Board(game, a.position);
   w.Put(a.position.side_to_move() == 0 ? "\",\"to_move\":\"X\",\"value\":\""
                                        : "\",\"to_move\":\"O\",\"value\":\"");

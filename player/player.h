@@ -17,7 +17,6 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "nlohmann/json.hpp"
 #include "solver/game/game.h"
 #include "table/record.h"
 #include "table/table.h"
@@ -65,9 +64,6 @@ std::string AnalysisText(const Game& game, const Analysis& a);
 std::string AnalysisJson(const Game& game, const Analysis& a);
 // The same, appended to *out (the batch's hot path).
 void AppendAnalysisJson(const Game& game, const Analysis& a, std::string* out);
-// {"width","height","k","gravity","misere"}: the game object of the JSON
-// answers.
-nlohmann::ordered_json GameJson(const GameSpec& spec);
 // One line: position=... to_move=X value=win remoteness=1 best_move=4
 // moves=1:loss:2,4:win:1,8:loss:2
 std::string AnalysisLine(const Game& game, const Analysis& a);

@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "table/table.h"
+#include "table/write.h"
 #include "tools/cpp/runfiles/runfiles.h"
 
 namespace mnk {

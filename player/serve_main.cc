@@ -37,15 +37,12 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <new>
 #include <optional>
 #include <string>
 #include <thread>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -55,6 +52,7 @@
 #include "absl/time/time.h"
 #include "player/server.h"
 #include "solver/cli/cli.h"
+#include "solver/game/printable.h"
 #include "table/table.h"
 #include "tools/cpp/runfiles/runfiles.h"
 
@@ -70,17 +68,10 @@ namespace {
 
 using bazel::tools::cpp::runfiles::Runfiles;
 
-constexpr int kUsage = 1, kBadTable = 3, kMemory = 4, kListen = 5;
 constexpr unsigned kMaxConnections = 1000;
 constexpr unsigned kBacklog = 1024;
 constexpr unsigned kIdleSeconds = 10;
 constexpr absl::Duration kRequestDeadline = absl::Seconds(10);
-
-int Fail(int code, absl::string_view message) {
-  std::fprintf(stderr, "serve: %.*s\n", static_cast<int>(message.size()),
-               message.data());
-  return code;
-}
 
 // Connections and their deadlines. Each holds a duplicate of its socket, so
 // that the deadline thread can shut a late one down (the server then sees
@@ -334,38 +325,90 @@ absl::Status LoadGames(const Runfiles& runfiles, Catalog& games) {
   return dir.empty() ? absl::OkStatus() : games.AddDirectory(dir);
 }
 
-int Main(const char* argv0) {
+// --port and --bind.
+absl::StatusOr<Address> AddressFromFlags() {
   const int port = absl::GetFlag(FLAGS_port);
   if (port < 0 || port > 65535) {
-    return Fail(kUsage, absl::StrCat("--port=", port,
-                                     ": expected 0 (any free port) to 65535"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--port=", port, ": expected 0 (any free port) to 65535"));
   }
   const std::string bind = absl::GetFlag(FLAGS_bind);
   const std::optional<Address> address = ParseAddress(bind, port);
   if (!address.has_value()) {
-    return Fail(kUsage, absl::StrCat("--bind=", Printable(bind),
-                                     ": expected an IPv4 or IPv6 address, "
-                                     "such as 127.0.0.1 or ::1"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--bind=", Printable(bind),
+                     ": expected an IPv4 or IPv6 address, such as 127.0.0.1 "
+                     "or ::1"));
   }
+  return *address;
+}
 
+// What is served: the games and the page's files (player/web/).
+struct Content {
+  Catalog games;
+  StaticFiles web;
+};
+
+absl::StatusOr<std::unique_ptr<Content>> LoadContent(const char* argv0) {
   std::string error;
   std::unique_ptr<Runfiles> runfiles(Runfiles::Create(argv0, &error));
   if (runfiles == nullptr) {
-    return Fail(kBadTable, absl::StrCat("cannot find the runfiles (the "
-                                        "built-in tables and the page): ",
-                                        error));
+    return absl::NotFoundError(absl::StrCat(
+        "cannot find the runfiles (the built-in tables and the page): ",
+        error));
   }
-  Catalog games;
-  if (absl::Status s = LoadGames(*runfiles, games); !s.ok()) {
-    return Fail(
-        s.code() == absl::StatusCode::kResourceExhausted ? kMemory : kBadTable,
-        s.message());
-  }
+  auto content = std::make_unique<Content>();
+  if (absl::Status s = LoadGames(*runfiles, content->games); !s.ok()) return s;
   std::string index = runfiles->Rlocation("mnk/player/web/index.html");
   absl::StatusOr<StaticFiles> web =
       StaticFiles::Load(index.substr(0, index.rfind('/')));
-  if (!web.ok()) return Fail(kBadTable, web.status().message());
+  if (!web.ok()) return web.status();
+  content->web = *std::move(web);
+  return content;
+}
 
+// The server listening on `address`, or null with *why saying why not.
+MHD_Daemon* StartDaemon(const Address& address, Context* context,
+                        std::string* why) {
+  const int port = absl::GetFlag(FLAGS_port);
+  return MHD_start_daemon(
+      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
+          (address.ipv6 ? MHD_USE_IPv6 : 0),
+      static_cast<uint16_t>(port), nullptr, nullptr, &Answer, context,
+      MHD_OPTION_SOCK_ADDR, &address.storage,  //
+      MHD_OPTION_CONNECTION_LIMIT, kMaxConnections,
+      MHD_OPTION_LISTEN_BACKLOG_SIZE, kBacklog,  //
+      MHD_OPTION_CONNECTION_TIMEOUT, kIdleSeconds, MHD_OPTION_URI_LOG_CALLBACK,
+      &RequestStarted, nullptr, MHD_OPTION_NOTIFY_COMPLETED, &RequestEnded,
+      context, MHD_OPTION_NOTIFY_CONNECTION, &ConnectionChanged, context,
+      MHD_OPTION_EXTERNAL_LOGGER, &KeepMessage, why, MHD_OPTION_END);
+}
+
+// "serving N games at URL" on standard output, once it listens; a warning
+// first when it listens beyond this machine.
+void Announce(MHD_Daemon* daemon, const Address& address, size_t games) {
+  const std::string bind = absl::GetFlag(FLAGS_bind);
+  const MHD_DaemonInfo* info =
+      MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+  const int port = info != nullptr ? info->port : absl::GetFlag(FLAGS_port);
+  if (!IsLoopback(address)) {
+    std::fprintf(stderr,
+                 "serve: warning: listening on %s, reachable from other "
+                 "machines; the server has no authentication and is meant "
+                 "for a trusted network\n",
+                 Printable(bind).c_str());
+  }
+  const std::string host = address.ipv6 ? absl::StrCat("[", bind, "]") : bind;
+  std::printf("serving %zu games at http://%s:%d/\n", games, host.c_str(),
+              port);
+  std::fflush(stdout);
+}
+
+int Main(const char* argv0) {
+  absl::StatusOr<Address> address = AddressFromFlags();
+  if (!address.ok()) return Fail(kExitUsage, address.status());
+  absl::StatusOr<std::unique_ptr<Content>> content = LoadContent(argv0);
+  if (!content.ok()) return Fail(TableExit(content.status()), content.status());
   // SIGINT and SIGTERM are taken by sigwait below: blocked here, before any
   // thread starts, so every thread inherits the mask.
   sigset_t stop_signals;
@@ -373,78 +416,49 @@ int Main(const char* argv0) {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-
   RaiseDescriptorLimit();
   Deadlines deadlines;
-  Context context{&games, &*web, &deadlines};
+  Context context{&(*content)->games, &(*content)->web, &deadlines};
   std::string why;
-  MHD_Daemon* daemon = MHD_start_daemon(
-      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
-          (address->ipv6 ? MHD_USE_IPv6 : 0),
-      static_cast<uint16_t>(port), nullptr, nullptr, &Answer, &context,
-      MHD_OPTION_SOCK_ADDR, &address->storage,  //
-      MHD_OPTION_CONNECTION_LIMIT, kMaxConnections,
-      MHD_OPTION_LISTEN_BACKLOG_SIZE, kBacklog,  //
-      MHD_OPTION_CONNECTION_TIMEOUT, kIdleSeconds, MHD_OPTION_URI_LOG_CALLBACK,
-      &RequestStarted, nullptr, MHD_OPTION_NOTIFY_COMPLETED, &RequestEnded,
-      &context, MHD_OPTION_NOTIFY_CONNECTION, &ConnectionChanged, &context,
-      MHD_OPTION_EXTERNAL_LOGGER, &KeepMessage, &why, MHD_OPTION_END);
+  MHD_Daemon* daemon = StartDaemon(*address, &context, &why);
   if (daemon == nullptr) {
-    return Fail(kListen,
-                absl::StrCat("cannot listen on ", Printable(bind), " port ",
-                             port, ": ", why.empty() ? "unknown error" : why));
+    return Fail(
+        kExitListen,
+        absl::StrCat("cannot listen on ", Printable(absl::GetFlag(FLAGS_bind)),
+                     " port ", absl::GetFlag(FLAGS_port), ": ",
+                     why.empty() ? "unknown error" : why));
   }
   std::thread deadline_thread([&] { deadlines.Run(); });
-  const MHD_DaemonInfo* info =
-      MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-  const int bound = info != nullptr ? info->port : port;
-  if (!IsLoopback(*address)) {
-    std::fprintf(stderr,
-                 "serve: warning: listening on %s, reachable from other "
-                 "machines; the server has no authentication and is meant "
-                 "for a trusted network\n",
-                 Printable(bind).c_str());
-  }
-  const std::string host = address->ipv6 ? absl::StrCat("[", bind, "]") : bind;
-  std::printf("serving %zu games at http://%s:%d/\n", games.size(),
-              host.c_str(), bound);
-  std::fflush(stdout);
-
+  Announce(daemon, *address, (*content)->games.size());
   int signal = 0;
   sigwait(&stop_signals, &signal);
   MHD_stop_daemon(daemon);  // closes every connection, whatever its state
   deadlines.Stop();
   deadline_thread.join();
   std::fprintf(stderr, "serve: stopped\n");
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace
 }  // namespace mnk
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
-      "serves the web page and its JSON API over the tables.\n"
-      "  serve [--port=8080] [--bind=127.0.0.1] [--tables=DIR]");
-  if (mnk::HelpAsked(argc, argv)) return mnk::PrintHelp("serve");
-  for (int i = 1; i < argc; ++i) {
+  for (int i = 1; i < argc && !mnk::HelpAsked(argc, argv); ++i) {
     const absl::string_view arg = argv[i];
     if (arg == "--") break;
     if (arg == "--tables=" || arg == "-tables=") {
-      return mnk::Fail(mnk::kUsage, "--tables= is empty: expected a folder");
+      mnk::SetToolName("serve");
+      return mnk::Fail(mnk::kExitUsage,
+                       "--tables= is empty: expected a folder");
     }
   }
-  const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
-  if (rest.size() > 1) {
-    return mnk::Fail(mnk::kUsage,
-                     absl::StrCat("unexpected argument '",
-                                  mnk::Printable(rest[1]), "'; see --help"));
+  if (std::optional<int> done = mnk::StartTool(
+          "serve",
+          "serves the web page and its JSON API over the tables.\n"
+          "  serve [--port=8080] [--bind=127.0.0.1] [--tables=DIR]",
+          argc, argv)) {
+    return *done;
   }
-  signal(SIGPIPE, SIG_IGN);  // a client that hangs up is a write error
-  mnk::ExitOnTruncatedTable("serve", mnk::kBadTable);
-  try {
-    return mnk::Main(argv[0]);
-  } catch (const std::bad_alloc&) {
-    return mnk::Fail(mnk::kMemory, "out of memory");
-  }
+  mnk::ExitOnTruncatedTable("serve", mnk::kExitTable);
+  return mnk::RunGuarded([&] { return mnk::Main(argv[0]); });
 }

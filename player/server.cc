@@ -1,13 +1,9 @@
 #include "player/server.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -15,6 +11,9 @@
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "player/player.h"
+#include "solver/game/game_json.h"
+#include "solver/game/printable.h"
+#include "table/file_io.h"
 
 namespace mnk {
 namespace {
@@ -23,30 +22,6 @@ using Json = nlohmann::ordered_json;
 
 std::string Dump(const Json& j) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
-}
-
-absl::Status ErrnoError(int error, absl::string_view what) {
-  const std::string message = absl::StrCat(what, ": ", std::strerror(error));
-  if (error == ENOENT) return absl::NotFoundError(message);
-  if (error == EACCES) return absl::PermissionDeniedError(message);
-  if (error == ENOTDIR) return absl::FailedPreconditionError(message);
-  return absl::UnavailableError(message);
-}
-
-// The names in `dir` (not "." or ".."), sorted.
-absl::StatusOr<std::vector<std::string>> ListDirectory(const std::string& dir) {
-  DIR* d = opendir(dir.c_str());
-  if (d == nullptr) {
-    return ErrnoError(errno, absl::StrCat("cannot list ", Printable(dir)));
-  }
-  std::vector<std::string> names;
-  while (const dirent* e = readdir(d)) {
-    const std::string name = e->d_name;
-    if (name != "." && name != "..") names.push_back(name);
-  }
-  closedir(d);
-  std::sort(names.begin(), names.end());
-  return names;
 }
 
 std::string ContentType(absl::string_view name) {
@@ -92,7 +67,8 @@ absl::Status Catalog::Add(std::string source, Table table, bool replace) {
 absl::Status Catalog::AddDirectory(const std::string& dir) {
   struct stat st;
   if (stat(dir.c_str(), &st) != 0) {
-    return ErrnoError(errno, absl::StrCat("--tables=", Printable(dir)));
+    return absl::ErrnoToStatus(errno,
+                               absl::StrCat("--tables=", Printable(dir)));
   }
   if (!S_ISDIR(st.st_mode)) {
     return absl::FailedPreconditionError(
@@ -184,14 +160,11 @@ absl::StatusOr<StaticFiles> StaticFiles::Load(const std::string& dir) {
     const std::string path = absl::StrCat(dir, "/", name);
     struct stat st;
     if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (!in) {
-      return absl::UnavailableError(
-          absl::StrCat("cannot read ", Printable(path)));
-    }
-    files.files_["/" + name] = {ContentType(name), bytes.str()};
+    // Runfiles are symbolic links to the page's files.
+    absl::StatusOr<std::string> bytes =
+        ReadWholeFile(path, /*follow_links=*/true);
+    if (!bytes.ok()) return bytes.status();
+    files.files_["/" + name] = {ContentType(name), *std::move(bytes)};
   }
   if (files.files_.count("/index.html") == 0) {
     return absl::NotFoundError(absl::StrCat("no index.html in ", Printable(dir),

@@ -1,23 +1,13 @@
 #include "solver/solve_command.h"
 
-#include <signal.h>
 #include <sys/stat.h>
 
-#include <algorithm>
-#include <cerrno>
-#include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
-#include <new>
+#include <optional>
 #include <string>
-#include <system_error>
-#include <thread>
-#include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/numeric/bits.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -27,8 +17,12 @@
 #include "nlohmann/json.hpp"
 #include "solver/cli/cli.h"
 #include "solver/game/game.h"
+#include "solver/game/game_json.h"
+#include "solver/game/printable.h"
 #include "solver/retrograde/solver.h"
-#include "table/table.h"
+#include "table/file_io.h"
+#include "table/layout.h"
+#include "table/write.h"
 
 ABSL_FLAG(int, width, 3, "board width m (columns)");
 ABSL_FLAG(int, height, 3, "board height n (rows)");
@@ -69,8 +63,22 @@ struct SectionBytes {
   uint64_t values = 0, moves = 0, remoteness = 0;
 };
 
-std::string Summary(const Solution& s, uint64_t table_bytes,
-                    const std::string& out, const char* layout) {
+// What the solve wrote: its layout, size and sections.
+struct Written {
+  uint64_t table_bytes = 0;
+  SectionBytes sections;
+};
+
+// "full layout", "compressed layout without remoteness": what the summary
+// says the table keeps.
+std::string LayoutText(TableLayout layout) {
+  return absl::StrCat(
+      layout.name(), " layout",
+      layout == TableLayout::Compressed(false) ? " without remoteness" : "");
+}
+
+std::string Summary(const Solution& s, const Written& w,
+                    const std::string& out) {
   const SolveStats& st = s.stats;
   std::string text = absl::StrFormat(
       "game        %s (%dx%d, %d in a row %s%s)\n"
@@ -86,9 +94,8 @@ std::string Summary(const Solution& s, uint64_t table_bytes,
       st.full_draws, st.canonical, absl::StrJoin(st.per_ply, " "), st.wins,
       st.draws, st.losses);
   absl::StrAppendFormat(
-      &text,
-      "table       %s layout, %d bytes, %.2f bits per reachable position%s\n",
-      layout, table_bytes, 8.0 * table_bytes / st.reachable,
+      &text, "table       %s, %d bytes, %.2f bits per reachable position%s\n",
+      LayoutText(s.layout), w.table_bytes, 8.0 * w.table_bytes / st.reachable,
       out.empty()
           ? ""
           : absl::StrCat(", written to ", Printable(AbsolutePath(out))));
@@ -96,17 +103,10 @@ std::string Summary(const Solution& s, uint64_t table_bytes,
   return text;
 }
 
-std::string Json(const Solution& s, uint64_t table_bytes, const char* layout,
-                 const SectionBytes& sections) {
+std::string Json(const Solution& s, const Written& w) {
   const SolveStats& st = s.stats;
-  const GameSpec& spec = s.game.spec();
   nlohmann::ordered_json j = {
-      {"game",
-       {{"width", spec.width},
-        {"height", spec.height},
-        {"k", spec.k},
-        {"gravity", spec.gravity},
-        {"misere", spec.misere}}},
+      {"game", GameJson(s.game.spec())},
       {"start_value", std::string(ValueName(st.start_value))},
       {"start_remoteness", st.start_remoteness},
       {"reachable", st.reachable},
@@ -120,9 +120,10 @@ std::string Json(const Solution& s, uint64_t table_bytes, const char* layout,
       {"by_ply", st.per_ply},
       {"by_value", {{"win", st.wins}, {"draw", st.draws}, {"loss", st.losses}}},
       {"indices", s.index.size()},
-      {"layout", layout},
-      {"table_bytes", table_bytes},
-      {"bits_per_position", 8.0 * table_bytes / st.reachable},
+      {"layout", s.layout.name()},
+      {"remoteness", s.layout.has_remoteness()},
+      {"table_bytes", w.table_bytes},
+      {"bits_per_position", 8.0 * w.table_bytes / st.reachable},
       {"seconds", st.seconds},
   };
   if (st.tiers_solved + st.tiers_loaded > 0) {
@@ -130,74 +131,13 @@ std::string Json(const Solution& s, uint64_t table_bytes, const char* layout,
                   {"loaded", st.tiers_loaded},
                   {"redone", st.tiers_redone}};
   }
-  if (sections.values > 0) {
+  if (w.sections.values > 0) {
     j["section_bits_per_position"] = {
-        {"values", 8.0 * sections.values / st.reachable},
-        {"moves", 8.0 * sections.moves / st.reachable},
-        {"remoteness", 8.0 * sections.remoteness / st.reachable}};
+        {"values", 8.0 * w.sections.values / st.reachable},
+        {"moves", 8.0 * w.sections.moves / st.reachable},
+        {"remoteness", 8.0 * w.sections.remoteness / st.reachable}};
   }
   return j.dump() + "\n";
-}
-
-constexpr int kUsage = 1, kBadOut = 3, kMemory = 4, kWorkDir = 5, kOutput = 6;
-constexpr int kMaxThreads = 256;
-
-// The process's name in messages: "solve", or "solve (rank 2)" under MPI.
-std::string program_name = "solve";
-
-int Fail(int code, absl::string_view message) {
-  std::fprintf(stderr, "%s: %.*s\n", program_name.c_str(),
-               static_cast<int>(message.size()), message.data());
-  return code;
-}
-
-// "640 KiB", "1.50 MiB", "12.00 GiB": a memory size in messages.
-std::string Bytes(uint64_t n) {
-  if (n < (uint64_t{1} << 20)) {
-    return absl::StrFormat("%.0f KiB", std::ceil(n / 1024.0));
-  }
-  if (n < (uint64_t{1} << 30)) {
-    return absl::StrFormat("%.2f MiB", n / 1048576.0);
-  }
-  return absl::StrFormat("%.2f GiB", n / 1073741824.0);
-}
-
-// "12G" -> 12 << 30; plain digits are bytes.
-absl::StatusOr<uint64_t> ParseBytes(absl::string_view text) {
-  uint64_t shift = 0;
-  absl::string_view digits = text;
-  if (!digits.empty()) {
-    switch (digits.back()) {
-      case 'K':
-      case 'k':
-        shift = 10;
-        break;
-      case 'M':
-      case 'm':
-        shift = 20;
-        break;
-      case 'G':
-      case 'g':
-        shift = 30;
-        break;
-      case 'T':
-      case 't':
-        shift = 40;
-        break;
-      default:
-        break;
-    }
-    if (shift > 0) digits.remove_suffix(1);
-  }
-  uint64_t n = 0;
-  if (digits.empty() || !absl::SimpleAtoi(digits, &n) || digits[0] == '-' ||
-      digits[0] == '+' || n == 0 || n > (~uint64_t{0} >> shift)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--memory=", Printable(std::string(text)),
-        ": expected a positive number of bytes, optionally with K, M, G or T "
-        "(e.g. 12G)"));
-  }
-  return n << shift;
 }
 
 // SIGINT / SIGTERM: no half-written temporary file is left behind.
@@ -207,247 +147,267 @@ void OnSignal(int signal) {
   std::raise(signal);
 }
 
-int Main(Cluster& cluster) {
-  const bool lead = cluster.rank() == 0;
-  const GameSpec spec{absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
-                      absl::GetFlag(FLAGS_k), absl::GetFlag(FLAGS_gravity),
-                      absl::GetFlag(FLAGS_misere)};
-  absl::StatusOr<Game> game = Game::Create(spec);
-  if (!game.ok()) return Fail(kUsage, game.status().message());
-  const std::string layout = absl::GetFlag(FLAGS_layout);
-  if (layout != "auto" && layout != "full" && layout != "compact" &&
-      layout != "compressed") {
-    return Fail(kUsage,
-                absl::StrCat("--layout=", Printable(layout),
-                             ": expected auto, full, compact or compressed"));
+absl::StatusOr<Game> GameFromFlags() {
+  return Game::Create({absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
+                       absl::GetFlag(FLAGS_k), absl::GetFlag(FLAGS_gravity),
+                       absl::GetFlag(FLAGS_misere)});
+}
+
+// The layout --layout and --remoteness ask for; nullopt for --layout=auto
+// (then `remoteness` says whether --remoteness=no was given).
+struct LayoutRequest {
+  std::optional<TableLayout> layout;
+  bool remoteness = true;
+};
+
+absl::StatusOr<LayoutRequest> LayoutFromFlags() {
+  const std::string name = absl::GetFlag(FLAGS_layout);
+  const std::optional<Layout> layout = LayoutNamed(name);
+  if (name != "auto" && !layout.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--layout=", Printable(name),
+                     ": expected auto, full, compact or compressed"));
   }
   const std::string remoteness = absl::GetFlag(FLAGS_remoteness);
   if (!remoteness.empty() && remoteness != "yes" && remoteness != "no") {
-    return Fail(kUsage, absl::StrCat("--remoteness=", Printable(remoteness),
-                                     ": expected yes or no"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--remoteness=", Printable(remoteness), ": expected yes or no"));
   }
-  if (remoteness == "no" && layout == "full") {
-    return Fail(kUsage,
-                "--remoteness=no with --layout=full: full tables always keep "
-                "remoteness; use --layout=compressed (or leave --layout out)");
+  if (remoteness == "no" && layout == Layout::kFull) {
+    return absl::InvalidArgumentError(
+        "--remoteness=no with --layout=full: full tables always keep "
+        "remoteness; use --layout=compressed (or leave --layout out)");
   }
-  if (remoteness == "yes" && layout == "compact") {
-    return Fail(kUsage,
-                "--remoteness=yes with --layout=compact: compact tables never "
-                "keep remoteness; use --layout=compressed or full");
+  if (remoteness == "yes" && layout == Layout::kCompact) {
+    return absl::InvalidArgumentError(
+        "--remoteness=yes with --layout=compact: compact tables never "
+        "keep remoteness; use --layout=compressed or full");
   }
-  // auto: a full table while it is small (a probe is one load, tens of
-  // nanoseconds), the compressed layout past that (10 to 30 times smaller);
-  // without remoteness, always compressed (a full table keeps it).
-  bool compressed =
-      layout == "compressed" ||
-      (layout == "auto" &&
-       (remoteness == "no" ||
-        TableFileSize(PositionIndex(*game).size()) > kAutoFullBytes));
-  const bool keep_remoteness = remoteness != "no";
-  const int threads = absl::GetFlag(FLAGS_threads);
-  if (threads < 0 || threads > kMaxThreads) {
-    return Fail(kUsage,
-                absl::StrCat("--threads=", threads,
-                             ": expected 0 (one per core) to ", kMaxThreads));
+  LayoutRequest request;
+  request.remoteness = remoteness != "no";
+  if (layout == Layout::kCompressed) {
+    request.layout = TableLayout::Compressed(request.remoteness);
+  } else if (layout.has_value()) {
+    request.layout = TableLayout::Of(*layout);
   }
-  const std::string out = UserPath(absl::GetFlag(FLAGS_out));
-  uint64_t memory = DefaultMemoryLimit();
+  return request;
+}
+
+// Every option but the layout, from the flags.
+absl::StatusOr<SolveOptions> OptionsFromFlags(Cluster& cluster) {
+  SolveOptions options;
+  absl::StatusOr<int> threads = ThreadsFlag(absl::GetFlag(FLAGS_threads));
+  if (!threads.ok()) return threads.status();
+  options.threads = *threads;
+  options.progress = !absl::GetFlag(FLAGS_quiet);
+  options.max_bytes = DefaultMemoryLimit();
   if (const std::string m = absl::GetFlag(FLAGS_memory); !m.empty()) {
-    absl::StatusOr<uint64_t> parsed = ParseBytes(m);
-    if (!parsed.ok()) return Fail(kUsage, parsed.status().message());
-    memory = *parsed;
+    absl::StatusOr<uint64_t> parsed = BytesFlag("memory", m);
+    if (!parsed.ok()) return parsed.status();
+    options.max_bytes = *parsed;
   }
-  const std::string work_dir = UserPath(absl::GetFlag(FLAGS_work_dir));
-  const bool resume = absl::GetFlag(FLAGS_resume);
-  if (resume && work_dir.empty()) {
-    return Fail(kUsage, "--resume needs the --work-dir of the solve to resume");
+  options.work_dir = UserPath(absl::GetFlag(FLAGS_work_dir));
+  options.resume = absl::GetFlag(FLAGS_resume);
+  if (options.resume && options.work_dir.empty()) {
+    return absl::InvalidArgumentError(
+        "--resume needs the --work-dir of the solve to resume");
   }
-  const std::string tier_flag = absl::GetFlag(FLAGS_tier_indices);
-  uint64_t tier_indices = 0;
-  if (!absl::SimpleAtoi(tier_flag, &tier_indices) || tier_flag[0] == '+' ||
-      !absl::has_single_bit(tier_indices)) {
-    return Fail(kUsage,
-                absl::StrCat("--tier-indices=", Printable(tier_flag),
-                             ": expected a power of two, e.g. 1048576"));
+  const std::string tiers = absl::GetFlag(FLAGS_tier_indices);
+  if (!absl::SimpleAtoi(tiers, &options.tier_indices) || tiers[0] == '+' ||
+      !absl::has_single_bit(options.tier_indices)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--tier-indices=", Printable(tiers),
+                     ": expected a power of two, e.g. 1048576"));
   }
+  options.cluster = &cluster;
+  return options;
+}
+
+// --layout=auto: a full table while it is small (a probe is one load, tens
+// of nanoseconds), the compressed layout past that (10 to 30 times
+// smaller) or without remoteness; then, if that solve does not fit in
+// --memory, the compressed one, else the compact one, saying so.
+TableLayout ChooseLayout(const Game& game, const LayoutRequest& request,
+                         SolveOptions options, bool lead) {
+  if (request.layout.has_value()) return *request.layout;
+  const bool small =
+      TableFileSize(PositionIndex(game).size()) <= kAutoFullBytes;
+  options.layout = small && request.remoteness
+                       ? TableLayout::Full()
+                       : TableLayout::Compressed(request.remoteness);
+  const uint64_t preferred = SolveBytes(game, options);
+  if (preferred <= options.max_bytes) return options.layout;
+  const TableLayout first = options.layout;
+  options.layout = TableLayout::Compressed(request.remoteness);
+  if (SolveBytes(game, options) > options.max_bytes) {
+    options.layout = TableLayout::Compact();
+  }
+  if (lead && SolveBytes(game, options) <= options.max_bytes) {
+    std::fprintf(stderr,
+                 "%s: --layout=auto: a %s table needs %s to solve, more "
+                 "than --memory=%s; writing a %s table instead\n",
+                 ToolName().c_str(), first.name(), Bytes(preferred).c_str(),
+                 Bytes(options.max_bytes).c_str(),
+                 options.layout == TableLayout::Compact()
+                     ? "compact (values only)"
+                     : "compressed");
+  }
+  return options.layout;
+}
+
+// The message for a solve that needs more than --memory, with what would
+// need less.
+std::string MemoryMessage(const Game& game, const SolveOptions& options) {
+  const uint64_t need = SolveBytes(game, options);
+  std::string hint;
+  if (options.work_dir.empty()) {
+    SolveOptions in_tiers = options;
+    in_tiers.work_dir = "DIR";
+    if (const uint64_t tiers = SolveBytes(game, in_tiers); tiers < need) {
+      absl::StrAppend(&hint, "; with --work-dir=DIR it needs ", Bytes(tiers));
+    }
+  }
+  if (options.layout != TableLayout::Compact()) {
+    SolveOptions compact = options;
+    compact.layout = TableLayout::Compact();
+    if (const uint64_t less = SolveBytes(game, compact); less < need) {
+      absl::StrAppend(&hint, "; --layout=compact needs ", Bytes(less));
+    }
+  }
+  return absl::StrCat("solving ", game.spec().Name(), " needs ", Bytes(need),
+                      "; the limit is ", Bytes(options.max_bytes),
+                      " (--memory)", hint);
+}
+
+// The exit status and message of a solve that failed. The command line
+// named a work dir that cannot be used that way (in use, another solve's,
+// not a directory): exit 1. Anything else went wrong in the work dir
+// itself: exit 5, with what would mend it.
+int SolveFailed(const absl::Status& status, const std::string& work_dir) {
+  if (absl::IsInvalidArgument(status) || absl::IsAlreadyExists(status) ||
+      absl::IsFailedPrecondition(status)) {
+    return Fail(kExitUsage, status);
+  }
+  std::string advice;
+  if (absl::IsPermissionDenied(status)) {
+    advice = absl::StrCat("; let this user read and write ", work_dir);
+  }
+  // --resume is advised only where a solve has started (it wrote its
+  // manifest) and nothing else is wrong with the work dir's files.
+  struct stat manifest;
+  if (!work_dir.empty() &&
+      stat(absl::StrCat(work_dir, "/manifest").c_str(), &manifest) == 0 &&
+      S_ISREG(manifest.st_mode) &&
+      !absl::StrContains(status.message(), "expected only the regular files")) {
+    absl::StrAppend(&advice, advice.empty() ? "; " : ", then ",
+                    "the tiers done are kept in ", work_dir,
+                    ": run again with --resume");
+  }
+  return Fail(kExitWorkDir, absl::StrCat(status.message(), advice));
+}
+
+// The table's size (and sections) and, if `out` is given, the table
+// written there.
+absl::StatusOr<Written> WriteSolution(const Solution& s,
+                                      const std::string& out) {
+  const GameSpec& spec = s.game.spec();
+  const uint64_t reachable = s.stats.reachable;
+  Written w;
+  absl::Status status;
+  switch (s.layout.layout()) {
+    case Layout::kFull:
+      w.table_bytes = TableFileSize(s.index.size());
+      if (!out.empty())
+        status = WriteTable(out, spec, s.records.view(), reachable);
+      break;
+    case Layout::kCompact:
+      w.table_bytes = CompactTableFileSize(s.index);
+      if (!out.empty())
+        status = WriteCompactTable(out, spec, s.compact, reachable);
+      break;
+    case Layout::kCompressed: {
+      // Sections come values, moves, remoteness: one of each kind a layer.
+      const size_t layers = s.game.cells() / 2 + 1;
+      uint64_t* kinds[3] = {&w.sections.values, &w.sections.moves,
+                            &w.sections.remoteness};
+      for (size_t i = 0; i < s.sections.size(); ++i) {
+        *kinds[i / layers] += s.sections[i].size();
+      }
+      w.table_bytes = CompressedTableFileSize(s.sections);
+      if (!out.empty()) {
+        status = WriteCompressedTable(out, spec, s.sections, reachable,
+                                      s.layout.has_remoteness());
+      }
+      break;
+    }
+  }
+  if (!status.ok()) return status;
+  return w;
+}
+
+int Main(Cluster& cluster) {
+  const bool lead = cluster.rank() == 0;
+  absl::StatusOr<Game> game = GameFromFlags();
+  if (!game.ok()) return Fail(kExitUsage, game.status());
+  absl::StatusOr<LayoutRequest> layout = LayoutFromFlags();
+  if (!layout.ok()) return Fail(kExitUsage, layout.status());
+  absl::StatusOr<SolveOptions> options = OptionsFromFlags(cluster);
+  if (!options.ok()) return Fail(kExitUsage, options.status());
   // A table that cannot be written is found out before the solve, not after.
+  const std::string out = UserPath(absl::GetFlag(FLAGS_out));
   if (!out.empty() && lead) {
     if (absl::Status s = CheckTableTarget(out); !s.ok()) {
-      return Fail(kBadOut, s.message());
+      return Fail(kExitTable, s);
     }
   }
-  SolveOptions options;
-  options.compact = layout == "compact";
-  options.compressed = compressed;
-  options.remoteness = keep_remoteness;
-  options.threads =
-      threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-  options.progress = !absl::GetFlag(FLAGS_quiet);
-  options.max_bytes = memory;
-  options.work_dir = work_dir;
-  options.resume = resume;
-  options.tier_indices = tier_indices;
-  options.cluster = &cluster;
-  // auto: the layout it prefers if that solve fits in --memory, else the
-  // compressed one, else the compact one; saying so when it steps down.
-  if (layout == "auto" && SolveBytes(*game, options) > memory) {
-    const uint64_t preferred = SolveBytes(*game, options);
-    const char* preferred_name = options.compressed ? "compressed" : "full";
-    options.compressed = true;
-    if (SolveBytes(*game, options) > memory) {
-      options.compressed = false;
-      options.compact = true;
-    }
-    if (lead && SolveBytes(*game, options) <= memory) {
-      std::fprintf(stderr,
-                   "%s: --layout=auto: a %s table needs %s to solve, more "
-                   "than --memory=%s; writing a %s table instead\n",
-                   program_name.c_str(), preferred_name,
-                   Bytes(preferred).c_str(), Bytes(memory).c_str(),
-                   options.compact ? "compact (values only)" : "compressed");
-    }
+  options->layout = ChooseLayout(*game, *layout, *options, lead);
+  if (SolveBytes(*game, *options) > options->max_bytes) {
+    return Fail(kExitMemory, MemoryMessage(*game, *options));
   }
-  if (const uint64_t need = SolveBytes(*game, options); need > memory) {
-    // Only what would fit, or at least need less, is suggested.
-    std::string hint;
-    if (work_dir.empty()) {
-      SolveOptions in_tiers = options;
-      in_tiers.work_dir = "DIR";
-      if (const uint64_t tiers = SolveBytes(*game, in_tiers); tiers < need) {
-        absl::StrAppend(&hint, "; with --work-dir=DIR it needs ", Bytes(tiers));
-      }
-    }
-    if (!options.compact) {
-      SolveOptions compact = options;
-      compact.compact = true;
-      compact.compressed = false;
-      if (const uint64_t less = SolveBytes(*game, compact); less < need) {
-        absl::StrAppend(&hint, "; --layout=compact needs ", Bytes(less));
-      }
-    }
-    return Fail(kMemory, absl::StrCat("solving ", spec.Name(), " needs ",
-                                      Bytes(need), "; the limit is ",
-                                      Bytes(memory), " (--memory)", hint));
-  }
-  absl::StatusOr<Solution> solution = Solve(*game, options);
-  if (!solution.ok()) {
-    // The command line named a work dir that cannot be used that way (in
-    // use, another solve's, not a directory): exit 1. Anything else went
-    // wrong in the work dir itself: exit 5, with what would mend it.
-    const absl::StatusCode code = solution.status().code();
-    if (code == absl::StatusCode::kInvalidArgument ||
-        code == absl::StatusCode::kAlreadyExists ||
-        code == absl::StatusCode::kFailedPrecondition) {
-      return Fail(kUsage, solution.status().message());
-    }
-    const absl::string_view why = solution.status().message();
-    std::string advice;
-    if (code == absl::StatusCode::kPermissionDenied) {
-      advice = absl::StrCat("; let this user read and write ", work_dir);
-    }
-    // --resume is advised only where a solve has started (it wrote its
-    // manifest) and nothing else is wrong with the work dir's files.
-    struct stat manifest;
-    if (!work_dir.empty() &&
-        stat(absl::StrCat(work_dir, "/manifest").c_str(), &manifest) == 0 &&
-        S_ISREG(manifest.st_mode) &&
-        !absl::StrContains(why, "expected only the regular files")) {
-      absl::StrAppend(&advice, advice.empty() ? "; " : ", then ",
-                      "the tiers done are kept in ", work_dir,
-                      ": run again with --resume");
-    }
-    return Fail(kWorkDir, absl::StrCat(why, advice));
-  }
-  // Other processes of an MPI solve: rank 0 writes and reports.
-  if (!lead) return 0;
-  const bool compact = options.compact;
-  compressed = options.compressed;
-  const char* layout_name = compact      ? "compact"
-                            : compressed ? "compressed"
-                                         : "full";
-  uint64_t bytes = compact ? CompactTableFileSize(solution->index)
-                           : TableFileSize(solution->index.size());
-  SectionBytes sections;
-  if (compressed) {
-    // Sections come values, moves, remoteness: one of each kind a layer.
-    const size_t layers = game->cells() / 2 + 1;
-    uint64_t* kinds[3] = {&sections.values, &sections.moves,
-                          &sections.remoteness};
-    for (size_t i = 0; i < solution->sections.size(); ++i) {
-      *kinds[i / layers] += solution->sections[i].size();
-    }
-    bytes = CompressedTableFileSize(solution->sections);
-  }
-  if (!out.empty()) {
-    const absl::Status written =
-        compact ? WriteCompactTable(out, spec, solution->compact,
-                                    solution->stats.reachable)
-        : compressed
-            ? WriteCompressedTable(out, spec, solution->sections,
-                                   solution->stats.reachable, keep_remoteness)
-            : WriteTable(out, spec, solution->records.view(),
-                         solution->stats.reachable);
-    if (!written.ok()) return Fail(kBadOut, written.message());
-  }
+  absl::StatusOr<Solution> solution = Solve(*game, *options);
+  if (!solution.ok()) return SolveFailed(solution.status(), options->work_dir);
+  if (!lead) return kExitOk;  // rank 0 of an MPI solve writes and reports
+  absl::StatusOr<Written> written = WriteSolution(*solution, out);
+  if (!written.ok()) return Fail(kExitTable, written.status());
   const std::string report = absl::GetFlag(FLAGS_json)
-                                 ? Json(*solution, bytes, layout_name, sections)
-                                 : Summary(*solution, bytes, out, layout_name);
+                                 ? Json(*solution, *written)
+                                 : Summary(*solution, *written, out);
   if (std::fputs(report.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
-    return Fail(kOutput, absl::StrCat("cannot write the summary to standard "
-                                      "output: ",
-                                      std::strerror(errno)));
+    return OutputFailed("the summary");
   }
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace
 
 int RunSolve(int argc, char** argv, Cluster& cluster) {
-  if (cluster.size() > 1) {
-    program_name = absl::StrCat("solve (rank ", cluster.rank(), ")");
+  const std::string name =
+      cluster.size() > 1 ? absl::StrCat("solve (rank ", cluster.rank(), ")")
+                         : "solve";
+  if (std::optional<int> done = StartTool(
+          name,
+          "solves an m,n,k game completely and writes its table.\n"
+          "  solve --width=M --height=N --k=K [--gravity] [--misere] "
+          "[--out=FILE]\n"
+          "        [--layout=auto|full|compact|compressed] "
+          "[--remoteness=yes|no]\n"
+          "        [--json] [--quiet] [--threads=T] [--memory=BYTES]\n"
+          "        [--work-dir=DIR [--resume]]",
+          argc, argv, /*dashes=*/true)) {
+    return *done;
   }
-  absl::SetProgramUsageMessage(
-      "solves an m,n,k game completely and writes its table.\n"
-      "  solve --width=M --height=N --k=K [--gravity] [--misere] "
-      "[--out=FILE]\n"
-      "        [--layout=auto|full|compact|compressed] [--remoteness=yes|no]\n"
-      "        [--json] [--quiet] [--threads=T] [--memory=BYTES]\n"
-      "        [--work-dir=DIR [--resume]]");
-  if (HelpAsked(argc, argv)) return PrintHelp(program_name);
-  // Flag names take '-' for '_' (--work-dir is --work_dir).
-  std::vector<std::string> normalized(argv, argv + argc);
-  std::vector<char*> args;
-  for (std::string& arg : normalized) {
-    if (absl::StartsWith(arg, "--")) {
-      const size_t end = std::min(arg.find('='), arg.size());
-      std::replace(arg.begin() + 2, arg.begin() + end, '-', '_');
-    }
-    args.push_back(arg.data());
-  }
-  const std::vector<char*> rest =
-      absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
-  if (rest.size() > 1) {
-    return Fail(kUsage, absl::StrCat("unexpected argument '",
-                                     Printable(rest[1]), "'; see --help"));
-  }
-  // Write errors are reported, not signals: a closed pipe is EPIPE.
-  std::signal(SIGPIPE, SIG_IGN);
+  // Write errors are reported, not signals: a file-size limit is one.
   std::signal(SIGXFSZ, SIG_IGN);
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
-  try {
-    return Main(cluster);
-  } catch (const std::bad_alloc&) {
-    const std::string dir = UserPath(absl::GetFlag(FLAGS_work_dir));
-    return Fail(kMemory, dir.empty()
-                             ? "out of memory"
-                             : absl::StrCat("out of memory; the tiers done are "
-                                            "kept in ",
-                                            dir, ": run again with --resume"));
-  } catch (const std::system_error& e) {
-    return Fail(kMemory, absl::StrCat("cannot start threads: ", e.what()));
-  }
+  return RunGuarded(
+      [&] { return Main(cluster); },
+      [] {
+        const std::string dir = UserPath(absl::GetFlag(FLAGS_work_dir));
+        return dir.empty() ? std::string()
+                           : absl::StrCat("; the tiers done are kept in ", dir,
+                                          ": run again with --resume");
+      });
 }
 
 }  // namespace mnk

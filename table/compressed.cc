@@ -56,18 +56,6 @@ std::string CompressedLayerBuilder::Slice(uint64_t begin,
   return slice;
 }
 
-void CompressedLayerBuilder::Fill(uint64_t begin, uint64_t count,
-                                  absl::string_view slice) {
-  assert(slice.size() == slice_bytes() * count);
-  const char* from = slice.data();
-  for (std::vector<uint8_t>* kind : {&values_, &moves_, &plies_}) {
-    if (kind->empty()) continue;
-    assert(begin + count <= kind->size());
-    std::memcpy(kind->data() + begin, from, count);
-    from += count;
-  }
-}
-
 std::vector<std::string> ArrangeSections(
     std::vector<std::vector<std::string>> layers) {
   std::vector<std::string> sections;
@@ -126,7 +114,6 @@ absl::StatusOr<CompressedSections> CompressedSections::Open(
           index.layer_size(stones), " (layer ", stones, ")"));
     }
     const int kind = static_cast<int>(s) / even_layers;
-    c.bytes_[kind] += sections[s].size();
     (kind == 0   ? c.values_
      : kind == 1 ? c.moves_
                  : c.remoteness_)

@@ -55,7 +55,6 @@ class CompressedLayerBuilder {
       : game_(game),
         gravity_(game.spec().gravity),
         width_(game.width()),
-        cells_(game.cells()),
         values_(entries, kDontCare),
         moves_(entries, kDontCare),
         plies_(remoteness ? entries : 0, kDontCare) {}
@@ -79,14 +78,11 @@ class CompressedLayerBuilder {
   // The symbols of entries [begin, begin + count): all their values, then
   // their moves, then their remoteness (a solver's tier on disk).
   std::string Slice(uint64_t begin, uint64_t count) const;
-  // Sets entries [begin, begin + count) from what Slice() gave (of
-  // slice_bytes() * count bytes).
-  void Fill(uint64_t begin, uint64_t count, absl::string_view slice);
 
  private:
   Game game_;
   bool gravity_;
-  int width_, cells_;
+  int width_;
   std::vector<uint8_t> values_, moves_, plies_;
 };
 
@@ -112,10 +108,6 @@ class CompressedSections {
       const PageChecks* checks = nullptr);
 
   bool has_remoteness() const { return !remoteness_.empty(); }
-  // Bytes of the value, move and remoteness sections (0 when not stored).
-  uint64_t value_bytes() const { return bytes_[0]; }
-  uint64_t move_bytes() const { return bytes_[1]; }
-  uint64_t remoteness_bytes() const { return bytes_[2]; }
   // Entry `entry` of even layer `stones`; -1 for a damaged block.
   int value(int stones, uint64_t entry) const {
     return values_[stones / 2].Get(entry);
@@ -138,7 +130,6 @@ class CompressedSections {
 
  private:
   std::vector<RunReader> values_, moves_, remoteness_;
-  uint64_t bytes_[3] = {};
 };
 
 }  // namespace mnk

@@ -61,7 +61,7 @@ struct Record {
   }
 };
 
-// Read-only view of the three arrays (owned by RecordArrays or a table file).
+// Read-only view of the two arrays (owned by RecordArrays or a table file).
 struct RecordView {
   uint64_t size = 0;
   const uint8_t* values = nullptr;

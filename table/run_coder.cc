@@ -9,6 +9,7 @@
 
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
+#include "table/file_io.h"
 
 namespace mnk {
 namespace {
@@ -146,14 +147,9 @@ class BitWriter {
 };
 
 void PutLittle(std::string& out, uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i)
-    out.push_back(static_cast<char>(value >> 8 * i));
-}
-
-uint64_t GetLittle(const uint8_t* p, int bytes) {
-  uint64_t v = 0;
-  for (int i = bytes - 1; i >= 0; --i) v = v << 8 | p[i];
-  return v;
+  char le[8];
+  PutLittleEndian(le, value, bytes);
+  out.append(le, bytes);
 }
 
 uint64_t LoadBigEndian64(const uint8_t* p) {
@@ -263,6 +259,48 @@ std::string EncodeRuns(const std::vector<uint8_t>& symbols, int alphabet,
   return encoder.Finish();
 }
 
+absl::Status RunReader::BuildCodes(const uint8_t* lengths, uint64_t pairs) {
+  // Canonical code tables, and the check that no code is over-full.
+  uint64_t kraft = 0;  // in units of 2^-kMaxCodeBits
+  for (uint64_t pair = 0; pair < pairs; ++pair) {
+    if (lengths[pair] > kMaxCodeBits) {
+      return absl::DataLossError(absl::StrCat("code of ", int{lengths[pair]},
+                                              " bits, expected at most ",
+                                              kMaxCodeBits));
+    }
+    if (lengths[pair] == 0) continue;
+    ++count_[lengths[pair]];
+    kraft += uint64_t{1} << (kMaxCodeBits - lengths[pair]);
+  }
+  if (kraft > uint64_t{1} << kMaxCodeBits) {
+    return absl::DataLossError("over-full code");
+  }
+  uint32_t code = 0, index = 0;
+  for (int bits = 1; bits <= kMaxCodeBits; ++bits) {
+    first_[bits] = code;
+    index_[bits] = index;
+    code = (code + count_[bits]) << 1;
+    index += count_[bits];
+  }
+  for (int bits = 1; bits <= kMaxCodeBits; ++bits) {
+    for (uint64_t pair = 0; pair < pairs; ++pair) {
+      if (lengths[pair] == bits) pairs_.push_back(static_cast<uint16_t>(pair));
+    }
+  }
+  // Codes of up to kFastBits bits decode in one lookup.
+  fast_.assign(1 << kFastBits, 0);
+  for (int bits = 1; bits <= kFastBits; ++bits) {
+    for (uint32_t j = 0; j < count_[bits]; ++j) {
+      const uint32_t pair = pairs_[index_[bits] + j];
+      const uint32_t first = (first_[bits] + j) << (kFastBits - bits);
+      for (uint32_t k = 0; k < (1u << (kFastBits - bits)); ++k) {
+        fast_[first + k] = pair << 5 | bits;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<RunReader> RunReader::Open(absl::string_view bytes,
                                           const PageChecks* checks) {
   auto bad = [&](absl::string_view what) {
@@ -270,9 +308,9 @@ absl::StatusOr<RunReader> RunReader::Open(absl::string_view bytes,
   };
   if (bytes.size() < kHeaderBytes) return bad("shorter than its header");
   const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes.data());
-  const uint64_t alphabet = GetLittle(data, 4);
-  const uint64_t block_entries = GetLittle(data + 4, 4);
-  const uint64_t entries = GetLittle(data + 8, 8);
+  const uint64_t alphabet = GetLittleEndian(data, 4);
+  const uint64_t block_entries = GetLittleEndian(data + 4, 4);
+  const uint64_t entries = GetLittleEndian(data + 8, 8);
   if (alphabet < 1 || alphabet > kMaxAlphabet) {
     return bad(
         absl::StrCat("alphabet ", alphabet, ", expected 1 to ", kMaxAlphabet));
@@ -296,41 +334,8 @@ absl::StatusOr<RunReader> RunReader::Open(absl::string_view bytes,
   r.entries_ = entries;
   r.alphabet_ = static_cast<uint32_t>(alphabet);
   r.block_entries_ = static_cast<uint32_t>(block_entries);
-  const uint8_t* lengths = data + kHeaderBytes;
-  // Canonical code tables, and the check that no code is over-full.
-  uint64_t kraft = 0;  // in units of 2^-kMaxCodeBits
-  for (uint64_t pair = 0; pair < pairs; ++pair) {
-    if (lengths[pair] > kMaxCodeBits) {
-      return bad(absl::StrCat("code of ", int{lengths[pair]},
-                              " bits, expected at most ", kMaxCodeBits));
-    }
-    if (lengths[pair] == 0) continue;
-    ++r.count_[lengths[pair]];
-    kraft += uint64_t{1} << (kMaxCodeBits - lengths[pair]);
-  }
-  if (kraft > uint64_t{1} << kMaxCodeBits) return bad("over-full code");
-  uint32_t code = 0, index = 0;
-  for (int bits = 1; bits <= kMaxCodeBits; ++bits) {
-    r.first_[bits] = code;
-    r.index_[bits] = index;
-    code = (code + r.count_[bits]) << 1;
-    index += r.count_[bits];
-  }
-  for (int bits = 1; bits <= kMaxCodeBits; ++bits) {
-    for (uint64_t pair = 0; pair < pairs; ++pair) {
-      if (lengths[pair] == bits)
-        r.pairs_.push_back(static_cast<uint16_t>(pair));
-    }
-  }
-  r.fast_.assign(1 << kFastBits, 0);
-  for (int bits = 1; bits <= kFastBits; ++bits) {
-    for (uint32_t j = 0; j < r.count_[bits]; ++j) {
-      const uint32_t pair = r.pairs_[r.index_[bits] + j];
-      const uint32_t first = (r.first_[bits] + j) << (kFastBits - bits);
-      for (uint32_t k = 0; k < (1u << (kFastBits - bits)); ++k) {
-        r.fast_[first + k] = pair << 5 | bits;
-      }
-    }
+  if (absl::Status s = r.BuildCodes(data + kHeaderBytes, pairs); !s.ok()) {
+    return bad(s.message());
   }
   r.offsets_ = data + kHeaderBytes + pairs;
   r.stream_ = r.offsets_ + 4 * used_blocks;
@@ -345,9 +350,9 @@ bool RunReader::ForEachRun(uint64_t block, OnRun on_run) const {
       !checks_->Check(offsets_ + 4 * block, last_block ? 4 : 8)) {
     return false;
   }
-  const uint64_t offset = GetLittle(offsets_ + 4 * block, 4);
+  const uint64_t offset = GetLittleEndian(offsets_ + 4 * block, 4);
   const uint64_t end =
-      last_block ? stream_bytes_ : GetLittle(offsets_ + 4 * block + 4, 4);
+      last_block ? stream_bytes_ : GetLittleEndian(offsets_ + 4 * block + 4, 4);
   // Corrupt offsets or a corrupt stream must not lead the decoder outside
   // its block (and the 8 bytes a load reads past it).
   if (offset > end || end > stream_bytes_ ||
@@ -394,7 +399,8 @@ bool RunReader::ForEachRun(uint64_t block, OnRun on_run) const {
 }
 
 void RunReader::PrefetchStream(uint64_t i) const {
-  const uint64_t offset = GetLittle(offsets_ + 4 * (i / block_entries_), 4);
+  const uint64_t offset =
+      GetLittleEndian(offsets_ + 4 * (i / block_entries_), 4);
   if (offset < stream_bytes_) __builtin_prefetch(stream_ + offset);
 }
 

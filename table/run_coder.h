@@ -128,6 +128,9 @@ class RunReader {
 
  private:
   RunReader() = default;
+  // The canonical Huffman tables from the code length of each of the
+  // `pairs` symbols; kDataLoss for lengths no code can have.
+  absl::Status BuildCodes(const uint8_t* lengths, uint64_t pairs);
   // Decodes block `block`'s runs in order, calling on_run(symbol, length)
   // until it returns false (true then) or the block ends; false when the
   // block is corrupt.

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "table/write.h"
 
 namespace mnk {
 namespace {

@@ -165,12 +165,15 @@ int OrbitIfCanonical(const Game& game, const Position& p) {
   return n / fixed;
 }
 
-// A value and remoteness in a byte: Value << 6 | remoteness (0: none).
+// A value and remoteness in a byte, as the solver's layer bytes hold them
+// (RecordArrays::Details, table/record.h); 0: no record.
 uint8_t Pack(Value v, int remoteness) {
-  return static_cast<uint8_t>(static_cast<int>(v) << 6 | remoteness);
+  return RecordArrays::Details(v, remoteness);
 }
-Value PackedValue(uint8_t packed) { return static_cast<Value>(packed >> 6); }
-int PackedRemoteness(uint8_t packed) { return packed & 63; }
+Value PackedValue(uint8_t packed) {
+  return static_cast<Value>(packed >> kRemotenessBits);
+}
+int PackedRemoteness(uint8_t packed) { return packed & kMaxRemoteness; }
 
 // A compressed table, layer by layer from the last: the stored records of
 // even layer s + 2 decoded into memory (a byte an entry), the value and
@@ -183,173 +186,213 @@ int PackedRemoteness(uint8_t packed) { return packed & 63; }
 // when p is reachable and canonical; -1 when p is not canonical (and may be
 // reachable); else 0.
 template <typename ReachableOrbit>
-VerifyReport VerifyCompressed(const Table& table, int threads,
-                              const ReachableOrbit& reachable_orbit,
-                              const std::function<void(uint64_t)>& progress) {
-  const Game& game = table.game();
-  const PositionIndex& index = table.index();
-  const CompressedSections& sections = *table.compressed();
-  const bool plies = table.has_remoteness();
-  VerifyReport total;
-  // Layer s + 2's stored value and remoteness, packed; empty past the end.
-  std::unique_ptr<uint8_t[]> above;
+class CompressedVerifier {
+ public:
+  CompressedVerifier(const Table& table, int threads,
+                     const ReachableOrbit& reachable_orbit,
+                     const std::function<void(uint64_t)>& progress)
+      : table_(table),
+        game_(table.game()),
+        index_(table.index()),
+        sections_(*table.compressed()),
+        has_remoteness_(table.has_remoteness()),
+        threads_(threads),
+        reachable_orbit_(reachable_orbit),
+        progress_(progress) {}
+
+  VerifyReport Run() {
+    const int top = game_.cells() - game_.cells() % 2;
+    for (int stones = top; stones >= 0; stones -= 2) {
+      if (!DecodeLayer(stones)) {
+        ++total_.errors;
+        total_.first_errors.push_back(absl::StrCat(
+            "layer ", stones, ": its sections are damaged",
+            table_.CheckAll().ok() ? "" : " (a page fails its checksum)"));
+        break;
+      }
+      if (stones < game_.cells()) DeriveOddLayer(stones + 1);
+      CheckLayer(stones);
+      above_ = std::move(values_);
+    }
+    return total_;
+  }
+
+ private:
   // The entry of a position's canonical image in its layer.
-  auto entry = [&](const Position& p) {
-    return index.Index(game.Canonical(p)) - index.layer_offset(p.stones());
-  };
+  uint64_t Entry(const Position& p) const {
+    return index_.Index(game_.Canonical(p)) - index_.layer_offset(p.stones());
+  }
+
   // The best child of `p` by the policy, from `lookup(cell, child)` (a
   // packed record for a child not over): a packed record and the move; 0
   // when a child has no record.
-  auto best = [&](const Position& p, const auto& lookup, int* move) {
+  template <typename Lookup>
+  uint8_t Best(const Position& p, const Lookup& lookup, int* move) const {
     int best_score = -(1 << 20);
     uint8_t result = 0;
-    for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+    for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {
       const int cell = absl::countr_zero(s);
       const Position child = Game::Play(p, cell);
       Value v;
       int after = 0;
-      if (const std::optional<Value> end = game.Primitive(child)) {
+      if (const std::optional<Value> end = game_.Primitive(child)) {
         v = Negate(*end);
       } else {
         const uint8_t packed = lookup(cell, child);
-        if (PackedValue(packed) == Value::kUnreachable) return uint8_t{0};
+        if (PackedValue(packed) == Value::kUnreachable) return 0;
         v = Negate(PackedValue(packed));
         after = PackedRemoteness(packed);
       }
-      const int score = PolicyScore(v, plies ? after + 1 : 0);
+      const int remoteness = has_remoteness_ ? after + 1 : 0;
+      const int score = PolicyScore(v, remoteness);
       if (score > best_score) {
         best_score = score;
-        result = Pack(v, plies ? after + 1 : 0);
+        result = Pack(v, remoteness);
         *move = cell;
       }
     }
     return result;
-  };
-  const int top = game.cells() - game.cells() % 2;
-  for (int stones = top; stones >= 0; stones -= 2) {
-    // This layer's stored records, decoded in chunks of whole blocks.
-    const uint64_t size = index.layer_size(stones);
+  }
+
+  // Layer `stones`' stored records into values_ (value and remoteness
+  // packed) and moves_, in chunks of whole blocks. False when a section is
+  // damaged.
+  bool DecodeLayer(int stones) {
+    const uint64_t size = index_.layer_size(stones);
     // Not zeroed: Decode sets every entry.
-    std::unique_ptr<uint8_t[]> values(new uint8_t[size]),
-        moves(new uint8_t[size]), plies_of(new uint8_t[plies ? size : 0]);
+    values_.reset(new uint8_t[size]);
+    moves_.reset(new uint8_t[size]);
+    std::unique_ptr<uint8_t[]> remoteness(
+        new uint8_t[has_remoteness_ ? size : 0]);
     std::atomic<bool> decoded{true};
-    ParallelChunks(size, kChunk, threads, [&](uint64_t b, uint64_t e, int) {
-      if (!sections.value_reader(stones).Decode(b, e, &values[b]) ||
-          !sections.move_reader(stones).Decode(b, e, &moves[b]) ||
-          (plies &&
-           !sections.remoteness_reader(stones).Decode(b, e, &plies_of[b]))) {
+    ParallelChunks(size, kChunk, threads_, [&](uint64_t b, uint64_t e, int) {
+      if (!sections_.value_reader(stones).Decode(b, e, &values_[b]) ||
+          !sections_.move_reader(stones).Decode(b, e, &moves_[b]) ||
+          (has_remoteness_ &&
+           !sections_.remoteness_reader(stones).Decode(b, e, &remoteness[b]))) {
         decoded = false;
       }
-      // Value and remoteness packed in `values`, as `above` holds them.
       for (uint64_t j = b; j < e; ++j) {
-        values[j] =
-            Pack(static_cast<Value>(values[j] + 1), plies ? plies_of[j] : 0);
+        values_[j] = Pack(static_cast<Value>(values_[j] + 1),
+                          has_remoteness_ ? remoteness[j] : 0);
       }
     });
-    if (!decoded) {
-      ++total.errors;
-      total.first_errors.push_back(absl::StrCat(
-          "layer ", stones, ": its sections are damaged",
-          table.CheckAll().ok() ? "" : " (a page fails its checksum)"));
-      return total;
-    }
-
-    // Odd layer s + 1 from layer s + 2 (or the rules, when all is over).
-    std::vector<uint8_t> odd;
-    if (stones < game.cells()) {
-      const uint64_t odd_offset = index.layer_offset(stones + 1);
-      odd.assign(index.layer_size(stones + 1), 0);
-      const uint64_t above_offset =
-          stones + 2 <= game.cells() ? index.layer_offset(stones + 2) : 0;
-      ForLayer(table, stones + 1, threads, total, progress,
-               [&](Findings& mine, LayerWalker& walker, uint64_t i,
-                   const Position& p) {
-                 ++mine.report.indices;
-                 const int orbit = reachable_orbit(i, p);
-                 if (orbit <= 0) return;
-                 mine.report.reachable += orbit;
-                 if (game.IsTerminal(p)) return;
-                 // `above` holds every position of its layer (the
-                 // canonical ones' records copied to the others): children
-                 // are found in O(1).
-                 walker.PrepareChildren();
-                 int move = kNoMove;
-                 odd[i - odd_offset] = best(
-                     p,
-                     [&](int cell, const Position&) {
-                       return above[walker.Child(cell) - above_offset];
-                     },
-                     &move);
-                 if (odd[i - odd_offset] == 0) {
-                   mine.Add(i, game, p, "a child has no stored record");
-                 }
-               });
-    }
-    const uint64_t offset = index.layer_offset(stones);
-    ForLayer(
-        table, stones, threads, total, progress,
-        [&](Findings& mine, LayerWalker&, uint64_t i, const Position& p) {
-          ++mine.report.indices;
-          const uint64_t e = i - offset;
-          const int orbit = reachable_orbit(i, p);
-          if (orbit < 0) {
-            // Not canonical: its image's record, for the odd layer below
-            // (the image's entry is never written here).
-            values[e] = values[entry(p)];
-            return;
-          }
-          if (orbit == 0) return;
-          mine.report.reachable += orbit;
-          if (game.IsTerminal(p)) return;
-          ++mine.report.checked;
-          int move = kNoMove;
-          const uint8_t expected = best(
-              p, [&](int, const Position& c) { return odd[entry(c)]; }, &move);
-          const int stored_value = static_cast<int>(PackedValue(values[e]));
-          const int stored_plies = PackedRemoteness(values[e]);
-          const int stored_move = moves[e];
-          const bool gravity = game.spec().gravity;
-          const int want_move = gravity ? move % game.width() : move;
-          std::string problem;
-          if (expected == 0) {
-            problem = "a child has no derived record";
-          } else if (stored_value != static_cast<int>(PackedValue(expected)) ||
-                     stored_plies != PackedRemoteness(expected)) {
-            problem = absl::StrCat(
-                "stored ", ValueName(static_cast<Value>(stored_value)),
-                plies ? absl::StrCat(" in ", stored_plies) : "",
-                ", its children give ", ValueName(PackedValue(expected)),
-                plies ? absl::StrCat(" in ", PackedRemoteness(expected)) : "");
-          } else if (plies ? stored_move != want_move : false) {
-            problem = absl::StrCat("stored move ", stored_move,
-                                   " is not the best (", want_move, ")");
-          } else if (!plies) {
-            // Without remoteness any move of the best value is the policy's.
-            int cell = stored_move;
-            if (gravity) {
-              absl::StatusOr<int> drop = game.DropCell(p, stored_move);
-              cell = drop.ok() ? *drop : -1;
-            }
-            if (cell < 0 || cell >= game.cells() ||
-                !(game.LegalMask(p) >> cell & 1)) {
-              problem = absl::StrCat("stored move ", stored_move,
-                                     " is not a legal move");
-            } else {
-              const Position c = Game::Play(p, cell);
-              const std::optional<Value> end = game.Primitive(c);
-              const Value v = Negate(end ? *end : PackedValue(odd[entry(c)]));
-              if (static_cast<int>(v) != stored_value) {
-                problem = absl::StrCat("stored move ", stored_move,
-                                       " is not the best");
-              }
-            }
-          }
-          if (!problem.empty()) mine.Add(i, game, p, problem);
-        });
-    above = std::move(values);
+    return decoded;
   }
-  return total;
-}
+
+  // Odd layer `stones` from the layer above (above_), into odd_.
+  void DeriveOddLayer(int stones) {
+    const uint64_t offset = index_.layer_offset(stones);
+    odd_.assign(index_.layer_size(stones), 0);
+    const uint64_t above_offset =
+        stones + 1 <= game_.cells() ? index_.layer_offset(stones + 1) : 0;
+    ForLayer(table_, stones, threads_, total_, progress_,
+             [&](Findings& mine, LayerWalker& walker, uint64_t i,
+                 const Position& p) {
+               ++mine.report.indices;
+               const int orbit = reachable_orbit_(i, p);
+               if (orbit <= 0) return;
+               mine.report.reachable += orbit;
+               if (game_.IsTerminal(p)) return;
+               // above_ holds every position of its layer (the canonical
+               // ones' records copied to the others): children are found
+               // in O(1).
+               walker.PrepareChildren();
+               int move = kNoMove;
+               odd_[i - offset] = Best(
+                   p,
+                   [&](int cell, const Position&) {
+                     return above_[walker.Child(cell) - above_offset];
+                   },
+                   &move);
+               if (odd_[i - offset] == 0) {
+                 mine.Add(i, game_, p, "a child has no stored record");
+               }
+             });
+  }
+
+  // Every stored record of even layer `stones` against its children in
+  // odd_.
+  void CheckLayer(int stones) {
+    const uint64_t offset = index_.layer_offset(stones);
+    ForLayer(table_, stones, threads_, total_, progress_,
+             [&](Findings& mine, LayerWalker&, uint64_t i, const Position& p) {
+               ++mine.report.indices;
+               const uint64_t e = i - offset;
+               const int orbit = reachable_orbit_(i, p);
+               if (orbit < 0) {
+                 // Not canonical: its image's record, for the odd layer
+                 // below (the image's entry is never written here).
+                 values_[e] = values_[Entry(p)];
+                 return;
+               }
+               if (orbit == 0) return;
+               mine.report.reachable += orbit;
+               if (game_.IsTerminal(p)) return;
+               ++mine.report.checked;
+               const std::string problem = Problem(p, values_[e], moves_[e]);
+               if (!problem.empty()) mine.Add(i, game_, p, problem);
+             });
+  }
+
+  // What is wrong with the stored record of `p` (packed value and
+  // remoteness, move symbol), "" if nothing.
+  std::string Problem(const Position& p, uint8_t stored, int stored_move) {
+    int move = kNoMove;
+    const uint8_t expected = Best(
+        p, [&](int, const Position& c) { return odd_[Entry(c)]; }, &move);
+    const int stored_value = static_cast<int>(PackedValue(stored));
+    const int stored_remoteness = PackedRemoteness(stored);
+    const bool gravity = game_.spec().gravity;
+    const int want_move = gravity ? move % game_.width() : move;
+    if (expected == 0) return "a child has no derived record";
+    if (stored_value != static_cast<int>(PackedValue(expected)) ||
+        stored_remoteness != PackedRemoteness(expected)) {
+      return absl::StrCat(
+          "stored ", ValueName(static_cast<Value>(stored_value)),
+          has_remoteness_ ? absl::StrCat(" in ", stored_remoteness) : "",
+          ", its children give ", ValueName(PackedValue(expected)),
+          has_remoteness_ ? absl::StrCat(" in ", PackedRemoteness(expected))
+                          : "");
+    }
+    if (has_remoteness_) {
+      return stored_move == want_move
+                 ? ""
+                 : absl::StrCat("stored move ", stored_move,
+                                " is not the best (", want_move, ")");
+    }
+    // Without remoteness any move of the best value is the policy's.
+    int cell = stored_move;
+    if (gravity) {
+      absl::StatusOr<int> drop = game_.DropCell(p, stored_move);
+      cell = drop.ok() ? *drop : -1;
+    }
+    if (cell < 0 || cell >= game_.cells() ||
+        !(game_.LegalMask(p) >> cell & 1)) {
+      return absl::StrCat("stored move ", stored_move, " is not a legal move");
+    }
+    const Position c = Game::Play(p, cell);
+    const std::optional<Value> end = game_.Primitive(c);
+    const Value v = Negate(end ? *end : PackedValue(odd_[Entry(c)]));
+    return static_cast<int>(v) == stored_value
+               ? ""
+               : absl::StrCat("stored move ", stored_move, " is not the best");
+  }
+
+  const Table& table_;
+  const Game& game_;
+  const PositionIndex& index_;
+  const CompressedSections& sections_;
+  const bool has_remoteness_;
+  const int threads_;
+  const ReachableOrbit& reachable_orbit_;
+  const std::function<void(uint64_t)>& progress_;
+  VerifyReport total_;
+  // Layer s + 2's stored value and remoteness, packed (empty past the end);
+  // layer s's, and its move symbols; odd layer s + 1's derived records.
+  std::unique_ptr<uint8_t[]> above_, values_, moves_;
+  std::vector<uint8_t> odd_;
+};
 
 std::string Describe(const Record& r) {
   std::string text(ValueName(r.value));
@@ -359,6 +402,46 @@ std::string Describe(const Record& r) {
                                            : absl::StrCat(r.best_move));
   }
   return text;
+}
+
+// What is wrong with the stored record of index `i` (position `p`, `live`
+// when reachable) of a full or compact table, "" if nothing; a checked
+// record is counted in `report`. `child_index(cell)`: the index of p's
+// child after a move to `cell`.
+template <typename ChildIndex>
+std::string IndexedProblem(const Table& table, uint64_t i, const Position& p,
+                           bool live, VerifyReport& report,
+                           const ChildIndex& child_index) {
+  const bool full = table.layout() == Layout::kFull;
+  const Record stored = full ? table.view().Get(i)
+                             : Record{table.CompactValue(i, p.stones()),
+                                      kUnknownRemoteness, kNoMove};
+  // A full table holds each value twice: the 2-bit section that value-only
+  // probes read must agree with the record.
+  const Value section = full ? table.view().GetValue(i) : stored.value;
+  if (section != stored.value) {
+    return absl::StrCat("the value section says ", ValueName(section),
+                        ", the record ", ValueName(stored.value));
+  }
+  if (!live) {
+    // Unreachable: a full table marks it so; a compact one holds 0 (loss)
+    // there.
+    return stored.value == (full ? Value::kUnreachable : Value::kLoss)
+               ? ""
+               : "an unreachable position has a record";
+  }
+  if (full && stored.value == Value::kUnreachable) {
+    return "a reachable position is marked unreachable";
+  }
+  ++report.checked;
+  report.terminal += table.game().IsTerminal(p);
+  const Expected expected = Derive(table, p, child_index);
+  if (!expected.problem.empty()) return expected.problem;
+  if (!(expected.record == stored)) {
+    return absl::StrCat("stored ", Describe(stored), ", its children give ",
+                        Describe(expected.record));
+  }
+  return "";
 }
 
 }  // namespace
@@ -382,66 +465,35 @@ VerifyReport VerifyRecords(const Table& table, int threads,
   if (table.layout() == Layout::kCompressed) {
     // The size of a reachable canonical position's symmetry class, else 0:
     // the cheaper test first.
-    return VerifyCompressed(
-        table, threads,
-        [&](uint64_t i, const Position& p) {
-          if (!reached.empty() && !marked(i)) return 0;
-          const int orbit = OrbitIfCanonical(game, p);
-          if (orbit == 0) return -1;
-          return !reached.empty() || game.IsLegal(p) ? orbit : 0;
-        },
-        progress);
+    const auto reachable_orbit = [&](uint64_t i, const Position& p) {
+      if (!reached.empty() && !marked(i)) return 0;
+      const int orbit = OrbitIfCanonical(game, p);
+      if (orbit == 0) return -1;
+      return !reached.empty() || game.IsLegal(p) ? orbit : 0;
+    };
+    return CompressedVerifier<decltype(reachable_orbit)>(
+               table, threads, reachable_orbit, progress)
+        .Run();
   }
   VerifyReport total;
-  const RecordView view = full ? table.view() : RecordView{};
   for (int stones = 0; stones <= game.cells(); ++stones) {
-    ForLayer(
-        table, stones, threads, total, progress,
-        [&](Findings& mine, LayerWalker& walker, uint64_t i,
-            const Position& p) {
-          ++mine.report.indices;
-          const bool live = reachable(i, p);
-          mine.report.reachable += live;
-          // A compact table stores even layers only: odd ones have no record.
-          if (!full && stones % 2 == 1) return;
-          const Record stored = full ? view.Get(i)
-                                     : Record{table.CompactValue(i, stones),
-                                              kUnknownRemoteness, kNoMove};
-          std::string problem;
-          // A full table holds each value twice: the 2-bit section that
-          // value-only probes read must agree with the record.
-          const Value section = full ? view.GetValue(i) : stored.value;
-          if (section != stored.value) {
-            problem =
-                absl::StrCat("the value section says ", ValueName(section),
-                             ", the record ", ValueName(stored.value));
-          } else if (!live) {
-            // Unreachable: a full table marks it so; a compact one holds 0
-            // (loss) there.
-            if (stored.value != (full ? Value::kUnreachable : Value::kLoss)) {
-              problem = "an unreachable position has a record";
-            }
-          } else if (full && stored.value == Value::kUnreachable) {
-            problem = "a reachable position is marked unreachable";
-          } else {
-            ++mine.report.checked;
-            mine.report.terminal += game.IsTerminal(p);
-            bool prepared = false;  // children found in O(1) by the walker
-            const Expected expected = Derive(table, p, [&](int cell) {
-              if (!prepared) walker.PrepareChildren();
-              prepared = true;
-              return walker.Child(cell);
-            });
-            if (!expected.problem.empty()) {
-              problem = expected.problem;
-            } else if (!(expected.record == stored)) {
-              problem = absl::StrCat("stored ", Describe(stored),
-                                     ", its children give ",
-                                     Describe(expected.record));
-            }
-          }
-          if (!problem.empty()) mine.Add(i, game, p, problem);
-        });
+    ForLayer(table, stones, threads, total, progress,
+             [&](Findings& mine, LayerWalker& walker, uint64_t i,
+                 const Position& p) {
+               ++mine.report.indices;
+               const bool live = reachable(i, p);
+               mine.report.reachable += live;
+               // A compact table stores even layers only.
+               if (!full && stones % 2 == 1) return;
+               bool prepared = false;  // children found in O(1)
+               const std::string problem =
+                   IndexedProblem(table, i, p, live, mine.report, [&](int c) {
+                     if (!prepared) walker.PrepareChildren();
+                     prepared = true;
+                     return walker.Child(c);
+                   });
+               if (!problem.empty()) mine.Add(i, game, p, problem);
+             });
   }
   return total;
 }

@@ -9,6 +9,7 @@
 #include "player/player.h"
 #include "solver/retrograde/solver.h"
 #include "table/table.h"
+#include "table/write.h"
 
 namespace {
 

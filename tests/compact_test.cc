@@ -8,6 +8,7 @@
 #include "solver/retrograde/solver.h"
 #include "table/table.h"
 #include "table/verify.h"
+#include "table/write.h"
 
 namespace mnk {
 namespace {
@@ -19,7 +20,7 @@ TEST(CompactTest, SameValuesAsFullTables) {
     SCOPED_TRACE(spec.Name());
     SolveOptions options;
     absl::StatusOr<Solution> full = Solve(game, options);
-    options.compact = true;
+    options.layout = TableLayout::Compact();
     absl::StatusOr<Solution> compact = Solve(game, options);
     ASSERT_TRUE(full.ok() && compact.ok());
     EXPECT_EQ(compact->stats.reachable, full->stats.reachable);
@@ -60,7 +61,7 @@ TEST(CompactTest, VerifyCatchesAChangedValue) {
   const GameSpec spec{4, 4, 3, true};
   const Game game = *Game::Create(spec);
   SolveOptions options;
-  options.compact = true;
+  options.layout = TableLayout::Compact();
   absl::StatusOr<Solution> s = Solve(game, options);
   ASSERT_TRUE(s.ok());
   // X in column 0: turn the stored value of the position after O's reply in

@@ -12,6 +12,7 @@
 #include "solver/retrograde/solver.h"
 #include "table/table.h"
 #include "table/verify.h"
+#include "table/write.h"
 
 namespace mnk {
 namespace {
@@ -106,8 +107,7 @@ TEST(CompressedTest, SolverWritesTheSameBytes) {
       for (int threads : {1, 2}) {
         SolveOptions options;
         options.threads = threads;
-        options.compressed = true;
-        options.remoteness = remoteness;
+        options.layout = TableLayout::Compressed(remoteness);
         absl::StatusOr<Solution> s = Solve(game, options);
         ASSERT_TRUE(s.ok());
         EXPECT_EQ(s->records.size(), 0u);

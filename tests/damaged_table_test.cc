@@ -20,6 +20,7 @@
 #include "solver/retrograde/solver.h"
 #include "table/page_checks.h"
 #include "table/table.h"
+#include "table/write.h"
 
 namespace mnk {
 namespace {
@@ -161,7 +162,7 @@ TEST(DamagedTableTest, FullLayout) {
 TEST(DamagedTableTest, CompactLayout) {
   const Board& b = FourByFour();
   SolveOptions options;
-  options.compact = true;
+  options.layout = TableLayout::Compact();
   absl::StatusOr<Solution> compact = Solve(b.game, options);
   ASSERT_TRUE(compact.ok());
   const std::string bytes = SerializeCompactTable(

@@ -11,6 +11,7 @@
 #include "solver/game/game.h"
 #include "solver/retrograde/solver.h"
 #include "table/table.h"
+#include "table/write.h"
 #include "tests/family_checks.h"
 
 namespace mnk {
@@ -87,7 +88,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(LargeCompactTest, SixByFiveGravity) {
   const GameSpec spec{6, 5, 4, true};
   SolveOptions options;
-  options.compact = true;
+  options.layout = TableLayout::Compact();
   absl::StatusOr<Solution> s = Solve(*Game::Create(spec), options);
   ASSERT_TRUE(s.ok()) << s.status();
   std::printf("6,5,4 gravity: %s, %llu reachable, solved in %.1f s\n",
@@ -107,7 +108,7 @@ TEST(LargeCompactTest, SixByFiveGravity) {
 TEST(LargeCompressedTest, SixByFiveGravity) {
   const GameSpec spec{6, 5, 4, true};
   SolveOptions options;
-  options.compressed = true;
+  options.layout = TableLayout::Compressed();
   absl::StatusOr<Solution> s = Solve(*Game::Create(spec), options);
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->stats.reachable, 2818972642u);

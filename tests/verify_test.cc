@@ -4,6 +4,7 @@
 
 #include "gtest/gtest.h"
 #include "table/table.h"
+#include "table/write.h"
 #include "tests/test_tables.h"
 
 namespace mnk {

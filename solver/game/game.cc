@@ -8,7 +8,6 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -25,15 +24,6 @@ std::string Describe(char c) {
 }
 
 }  // namespace
-
-std::string Printable(absl::string_view text) {
-  constexpr size_t kMax = 200;
-  std::string escaped = absl::CHexEscape(text.substr(0, kMax));
-  if (text.size() > kMax) {
-    absl::StrAppend(&escaped, "... (", text.size(), " bytes)");
-  }
-  return escaped;
-}
 
 absl::string_view ValueName(Value v) {
   switch (v) {
@@ -81,9 +71,14 @@ absl::StatusOr<Game> Game::Create(const GameSpec& spec) {
 }
 
 Game::Game(const GameSpec& spec) : spec_(spec) {
-  const int m = spec.width, n = spec.height, k = spec.k;
   full_ = (uint32_t{1} << cells()) - 1;  // cells() <= 30
-  bottom_row_ = full_ & ~(full_ >> m);
+  bottom_row_ = full_ & ~(full_ >> spec.width);
+  FindLines();
+  FindSymmetries();
+}
+
+void Game::FindLines() {
+  const int m = spec_.width, n = spec_.height, k = spec_.k;
   // Right, down, down-right, down-left; a line starting at (row, col) must
   // stay on the board.
   const int drow[4] = {0, 1, 1, 1};
@@ -117,13 +112,17 @@ Game::Game(const GameSpec& spec) : spec_(spec) {
     ++line_steps_;
     len += step;
   }
+}
+
+void Game::FindSymmetries() {
+  const int m = spec_.width, n = spec_.height;
   // The dihedral group of the rectangle: optionally transpose (square boards
   // only), then mirror rows and/or columns. Gravity keeps only the column
   // mirror: the floor must stay at the bottom.
   for (int transpose = 0; transpose <= (m == n ? 1 : 0); ++transpose) {
     for (int flip_rows = 0; flip_rows <= 1; ++flip_rows) {
       for (int flip_cols = 0; flip_cols <= 1; ++flip_cols) {
-        if (spec.gravity && (transpose || flip_rows)) continue;
+        if (spec_.gravity && (transpose || flip_rows)) continue;
         Symmetry s;
         s.fill(-1);
         for (int row = 0; row < n; ++row) {
@@ -141,6 +140,7 @@ Game::Game(const GameSpec& spec) : spec_(spec) {
       }
     }
   }
+  // Each symmetry's images of the byte values of a mask.
   auto maps = std::make_shared<std::vector<ByteMaps>>(symmetries_.size());
   for (size_t s = 0; s < symmetries_.size(); ++s) {
     for (int byte = 0; byte < 4; ++byte) {

@@ -81,10 +81,6 @@ inline Value Negate(Value v) {
   }
 }
 
-// How user text (a flag value, a position, a path) appears in a message:
-// control and non-ASCII bytes escaped, cut after 200 bytes with the length.
-std::string Printable(absl::string_view text);
-
 // A board: bit i of `x` / `o` is set when cell i holds that player's stone.
 struct Position {
   uint32_t x = 0;
@@ -301,6 +297,10 @@ class Game {
 
  private:
   explicit Game(const GameSpec& spec);
+  // The constructor's steps: the lines of k cells (starts_, shift_,
+  // step_shift_), and the board's symmetries with their byte maps.
+  void FindLines();
+  void FindSymmetries();
   std::optional<Value> PrimitiveGivenLine(const Position& p,
                                           bool last_line) const {
     if (last_line) return spec_.misere ? Value::kWin : Value::kLoss;

@@ -20,6 +20,7 @@
 #include "solver/parallel/parallel.h"
 #include "solver/tiers/work_dir.h"
 #include "table/compressed.h"
+#include "table/file_io.h"
 
 namespace mnk {
 namespace {
@@ -45,14 +46,31 @@ struct ChildScores {
 };
 const ChildScores kChildScores;
 
+// What a solve counts, per worker and per tier, in this order (a tier's
+// payload stores them so): the first eight are SolveStats' fields below.
+enum Count : int {
+  kReachable,
+  kTerminal,
+  kXWins,
+  kOWins,
+  kFullDraws,
+  kWins,
+  kDraws,
+  kLosses,
+  // Reachable positions left unchanged by a symmetry, summed over the
+  // symmetries other than the identity (for the canonical count).
+  kFixed,
+  kCounts
+};
+constexpr uint64_t SolveStats::*kStatOf[kFixed] = {
+    &SolveStats::reachable, &SolveStats::terminal,   &SolveStats::x_wins,
+    &SolveStats::o_wins,    &SolveStats::full_draws, &SolveStats::wins,
+    &SolveStats::draws,     &SolveStats::losses};
+
 // Counts kept per worker and added up after each layer; a cache line each,
 // so that workers do not share one.
 struct alignas(64) Counts {
-  uint64_t reachable = 0, terminal = 0, x_wins = 0, o_wins = 0, full_draws = 0,
-           wins = 0, draws = 0, losses = 0;
-  // Reachable positions left unchanged by a symmetry, summed over the
-  // symmetries other than the identity (for the canonical count).
-  uint64_t fixed = 0;
+  uint64_t n[kCounts] = {};
   // Scratch for CountFixed: the last shape seen and the symmetries (bit s
   // for symmetries()[s]) that leave it unchanged.
   uint32_t shape = ~uint32_t{0};
@@ -75,19 +93,11 @@ struct alignas(64) Counts {
       }
     }
     for (uint32_t syms = shape_symmetries; syms != 0; syms &= syms - 1) {
-      fixed += game.TransformMask(p.x, absl::countr_zero(syms)) == p.x;
+      n[kFixed] += game.TransformMask(p.x, absl::countr_zero(syms)) == p.x;
     }
   }
   void Add(const Counts& c) {
-    reachable += c.reachable;
-    terminal += c.terminal;
-    x_wins += c.x_wins;
-    o_wins += c.o_wins;
-    full_draws += c.full_draws;
-    wins += c.wins;
-    draws += c.draws;
-    losses += c.losses;
-    fixed += c.fixed;
+    for (int k = 0; k < kCounts; ++k) n[k] += c.n[k];
   }
 };
 
@@ -99,9 +109,10 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
     widest = std::max(widest, index.layer_size(l));
     if (l % 2 == 0) widest_even = std::max(widest_even, index.layer_size(l));
   }
+  const Layout layout = options.layout.layout();
   const uint64_t records =
-      options.compact ? CompactLayout(index).bytes()
-      : options.compressed
+      layout == Layout::kCompact ? CompactLayout(index).bytes()
+      : layout == Layout::kCompressed
           ? 0
           : RecordView::ValueBytes(index.size()) + 2 * index.size();
   if (!options.work_dir.empty()) {
@@ -114,8 +125,8 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
   }
   // Compressed: the symbols of one even layer (value, move, remoteness);
   // the encoded sections are small beside them.
-  return records + (options.compressed ? 3 * widest_even : 0) + 2 * widest +
-         (forward ? index.size() / 8 : 0);
+  return records + (layout == Layout::kCompressed ? 3 * widest_even : 0) +
+         2 * widest + (forward ? index.size() / 8 : 0);
 }
 
 }  // namespace
@@ -135,25 +146,21 @@ uint64_t SolveBytes(const Game& game, const SolveOptions& options) {
 
 namespace {
 
-// Counts::Write/Read: the counts of a tier, nine little-endian uint64.
-constexpr size_t kCountBytes = 9 * 8;
+// The counts of a tier on disk: kCounts little-endian uint64, in Count
+// order.
+constexpr size_t kCountBytes = kCounts * 8;
 
 void AppendCounts(const Counts& c, std::string* out) {
-  for (uint64_t v : {c.reachable, c.terminal, c.x_wins, c.o_wins, c.full_draws,
-                     c.wins, c.draws, c.losses, c.fixed}) {
-    for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
+  for (const uint64_t v : c.n) {
+    char le[8];
+    PutLittleEndian(le, v, 8);
+    out->append(le, 8);
   }
 }
 
 Counts ReadCounts(const char* p) {
   Counts c;
-  for (uint64_t* v : {&c.reachable, &c.terminal, &c.x_wins, &c.o_wins,
-                      &c.full_draws, &c.wins, &c.draws, &c.losses, &c.fixed}) {
-    *v = 0;
-    for (int i = 0; i < 8; ++i) {
-      *v |= uint64_t{static_cast<unsigned char>(*p++)} << (8 * i);
-    }
-  }
+  for (int k = 0; k < kCounts; ++k) c.n[k] = GetLittleEndian(p + 8 * k, 8);
   return c;
 }
 
@@ -162,11 +169,10 @@ std::string Manifest(const Game& game, const SolveOptions& options) {
   return absl::StrFormat(
       "mnk solve tiers 2\ngame %s\nlayout %s\nremoteness %s\n"
       "tier_indices %d\nforward_reachability %s\n",
-      game.spec().Name(),
-      options.compact      ? "compact"
-      : options.compressed ? "compressed"
-                           : "full",
-      options.compressed && !options.remoteness ? "no" : "yes",
+      game.spec().Name(), options.layout.name(),
+      // "yes" for compact tables too, as the work dirs of earlier versions
+      // say.
+      options.layout == TableLayout::Compressed(false) ? "no" : "yes",
       options.tier_indices, options.forward_reachability ? "yes" : "no");
 }
 
@@ -194,6 +200,42 @@ struct TieredChildren {
   }
 };
 
+// What a layout keeps of a solved position besides its layer byte (`byte`,
+// drawn at the top of this file) and `move`, its best move (kNoMove when
+// over): SolveIndices calls Unreachable(i) or Solved(i, p, byte, move) for
+// every index i of its range.
+struct KeepNothing {  // compact tables, compressed odd layers
+  void Unreachable(uint64_t) const {}
+  void Solved(uint64_t, const Position&, uint8_t, int) const {}
+};
+struct KeepRecords {  // full tables in memory: every index's record
+  RecordArrays* records;
+  void Unreachable(uint64_t i) const { records->SetDetails(i, 0, kNoMove); }
+  void Solved(uint64_t i, const Position&, uint8_t byte, int move) const {
+    records->SetDetails(i, byte, move);
+  }
+};
+struct KeepMoves {  // full tables in a work dir: the tier's best moves
+  uint8_t* moves;   // of index base onwards, preset to kNoMove
+  uint64_t base;
+  void Unreachable(uint64_t) const {}
+  void Solved(uint64_t i, const Position&, uint8_t, int move) const {
+    moves[i - base] = static_cast<uint8_t>(move);
+  }
+};
+struct KeepSymbols {  // compressed even layers: canonical positions not over
+  const Game* game;
+  CompressedLayerBuilder* symbols;  // of index base onwards
+  uint64_t base;
+  void Unreachable(uint64_t) const {}
+  void Solved(uint64_t i, const Position& p, uint8_t byte, int move) const {
+    if (move != kNoMove && game->IsCanonical(p)) {
+      symbols->Set(i - base, static_cast<Value>(byte >> kRemotenessBits),
+                   byte & kMaxRemoteness, move);
+    }
+  }
+};
+
 // One solve: the steps are the public methods, called in order by Solve().
 //
 // A tier on disk ("L<layer>-T<tier>", solver/tiers/work_dir.h), its payload:
@@ -210,10 +252,7 @@ class LayeredSolver {
       : game_(solution.game),
         index_(solution.index),
         solution_(solution),
-        compact_(options.compact),
-        compressed_(options.compressed),
-        full_(!options.compact && !options.compressed),
-        remoteness_(options.remoteness),
+        table_layout_(options.layout),
         forward_(!game_.reachability_is_local() ||
                  options.forward_reachability),
         keep_(cluster.rank() == 0),
@@ -223,7 +262,7 @@ class LayeredSolver {
         tier_shift_(absl::countr_zero(tier_indices_)),
         work_dir_(work_dir),
         cluster_(cluster),
-        layout_(index_),
+        compact_layout_(index_),
         progress_(options.progress && keep_, "solve " + game_.spec().Name(),
                   index_.size() * (forward_ ? 2 : 1)) {
     solution_.stats.per_ply.assign(game_.cells() + 1, 0);
@@ -316,14 +355,18 @@ class LayeredSolver {
     const uint64_t offset = index_.layer_offset(stones);
     std::vector<uint8_t> layer(index_.layer_size(stones), 0);
     std::optional<CompressedLayerBuilder> builder;
-    if (compressed_ && stones % 2 == 0) {
-      builder.emplace(game_, layer.size(), remoteness_);
+    if (KeepsSymbols(stones)) {
+      builder.emplace(game_, layer.size(), table_layout_.has_remoteness());
     }
-    const Counts counts = SolveIndices(
-        stones, 0, index_.layer_size(stones), reach,
-        FlatChildren{child_layer_.data(), child_offset_}, layer.data(), offset,
-        solution_.records.size() == 0 ? nullptr : &solution_.records, nullptr,
-        builder.has_value() ? &*builder : nullptr);
+    const auto solve = [&](auto keep) {
+      return SolveIndices(stones, 0, index_.layer_size(stones), reach,
+                          FlatChildren{child_layer_.data(), child_offset_},
+                          layer.data(), offset, keep);
+    };
+    const Counts counts =
+        Keeps(Layout::kFull)  ? solve(KeepRecords{&solution_.records})
+        : builder.has_value() ? solve(KeepSymbols{&game_, &*builder, offset})
+                              : solve(KeepNothing{});
     AddCounts(stones, counts);
     StoreValues(stones, layer.data(), 0, layer.size());
     if (builder.has_value()) {
@@ -343,6 +386,14 @@ class LayeredSolver {
   // sections are encoded from the tiers in two passes (RunEncoder), so no
   // layer is ever held whole.
   absl::Status SolveLayerInTiers(int stones, const uint64_t* reach) {
+    if (absl::Status s = Agree(SolveMyTiers(stones, reach)); !s.ok()) return s;
+    if (!keep_) return absl::OkStatus();
+    return GatherLayer(stones);
+  }
+
+  // This process's tiers of layer `stones` solved and written to the work
+  // dir (or, resuming, found there whole).
+  absl::Status SolveMyTiers(int stones, const uint64_t* reach) {
     const int tiers = Tiers(stones);
     absl::Status status;
     std::future<absl::Status> writing;
@@ -378,12 +429,20 @@ class LayeredSolver {
     if (absl::Status s = FinishWrite(writing); status.ok()) status = s;
     child_tiers_.clear();
     child_pointers_.clear();
-    if (absl::Status s = Agree(status); !s.ok()) return s;
-    if (!keep_) return absl::OkStatus();
+    return status;
+  }
 
+  // Rank 0, once every process solved its tiers of layer `stones`: the
+  // layer read back for its counts and the records it keeps; compressed
+  // sections encoded from the tiers in two passes (RunEncoder), so no
+  // layer is ever held whole.
+  absl::Status GatherLayer(int stones) {
+    const int tiers = Tiers(stones);
+    absl::Status status;
     std::vector<RunEncoder> encoders;
-    if (compressed_ && stones % 2 == 0) {
-      encoders = CompressedLayerBuilder::Encoders(game_, remoteness_);
+    if (KeepsSymbols(stones)) {
+      encoders = CompressedLayerBuilder::Encoders(
+          game_, table_layout_.has_remoteness());
     }
     Counts counts;
     // Pass 1 over the layer's tiers: counts, records, values, and the symbol
@@ -461,9 +520,11 @@ class LayeredSolver {
 
   // The payload of a tier on disk (see the class comment).
   uint64_t PayloadBytes(int stones, const Range& r) const {
-    const bool symbols = compressed_ && stones % 2 == 0;
-    return kCountBytes + r.count * (1 + (full_ ? 1 : 0) +
-                                    (symbols ? (remoteness_ ? 3 : 2) : 0));
+    const int symbols = !KeepsSymbols(stones)            ? 0
+                        : table_layout_.has_remoteness() ? 3
+                                                         : 2;
+    return kCountBytes +
+           r.count * (1 + (Keeps(Layout::kFull) ? 1 : 0) + symbols);
   }
 
   // Waits for the tier being written, if any: its status.
@@ -479,19 +540,24 @@ class LayeredSolver {
   std::string SolveTier(int stones, const Range& r, const uint64_t* reach) {
     std::string payload(PayloadBytes(stones, r), '\0');
     uint8_t* const bytes = reinterpret_cast<uint8_t*>(&payload[kCountBytes]);
-    uint8_t* const moves = full_ ? bytes + r.count : nullptr;
-    if (moves != nullptr) std::memset(moves, kNoMove, r.count);
+    uint8_t* const moves = bytes + r.count;  // full layout only
+    if (Keeps(Layout::kFull)) std::memset(moves, kNoMove, r.count);
     std::optional<CompressedLayerBuilder> symbols;
-    if (compressed_ && stones % 2 == 0) {
-      symbols.emplace(game_, r.count, remoteness_);
+    if (KeepsSymbols(stones)) {
+      symbols.emplace(game_, r.count, table_layout_.has_remoteness());
     }
     const TieredChildren children{
         child_pointers_.data(),
         stones < game_.cells() ? index_.layer_offset(stones + 1) : 0,
         tier_shift_};
+    const auto solve = [&](auto keep) {
+      return SolveIndices(stones, r.begin, r.end, reach, children, bytes,
+                          r.first, keep);
+    };
     const Counts counts =
-        SolveIndices(stones, r.begin, r.end, reach, children, bytes, r.first,
-                     nullptr, moves, symbols.has_value() ? &*symbols : nullptr);
+        Keeps(Layout::kFull)  ? solve(KeepMoves{moves, r.first})
+        : symbols.has_value() ? solve(KeepSymbols{&game_, &*symbols, r.first})
+                              : solve(KeepNothing{});
     std::string head;
     AppendCounts(counts, &head);
     payload.replace(0, kCountBytes, head);
@@ -508,7 +574,8 @@ class LayeredSolver {
   void Load(int pass, int stones, const Range& r, absl::string_view payload,
             std::vector<RunEncoder>& encoders, Counts& counts) {
     const uint8_t* p = reinterpret_cast<const uint8_t*>(payload.data());
-    const uint8_t* symbols = p + kCountBytes + r.count * (full_ ? 2 : 1);
+    const uint8_t* symbols =
+        p + kCountBytes + r.count * (Keeps(Layout::kFull) ? 2 : 1);
     if (pass == 2) {
       for (size_t k = 0; k < encoders.size(); ++k) {
         encoders[k].Write(symbols + k * r.count, r.count);
@@ -517,7 +584,7 @@ class LayeredSolver {
     }
     counts.Add(ReadCounts(payload.data()));
     const uint8_t* bytes = p + kCountBytes;
-    if (full_ && solution_.records.size() > 0) {
+    if (Keeps(Layout::kFull) && solution_.records.size() > 0) {
       const uint8_t* moves = bytes + r.count;
       for (uint64_t j = 0; j < r.count; ++j) {
         solution_.records.SetDetails(r.first + j, bytes[j], moves[j]);
@@ -530,28 +597,25 @@ class LayeredSolver {
   }
 
   // Solves indices [begin, end) of layer `stones`: each position's byte into
-  // bytes[i - base], and as given its record (`details`), its best move
-  // (moves[i - base]) and, for canonical positions not over, its symbols
-  // (stored->Set(i - base, ...)).
-  template <typename Children>
+  // bytes[i - base], and what the layout keeps besides into `keep` (one of
+  // the Keep* types above).
+  template <typename Children, typename Keep>
   Counts SolveIndices(int stones, uint64_t begin, uint64_t end,
                       const uint64_t* reach, const Children& children,
-                      uint8_t* bytes, uint64_t base, RecordArrays* details,
-                      uint8_t* moves, CompressedLayerBuilder* stored) {
+                      uint8_t* bytes, uint64_t base, Keep keep) {
     const uint64_t offset = index_.layer_offset(stones);
     // Copies: byte stores could alias the members, which would then be
     // reloaded for every position.
     return ForIndices(
         stones, begin, end,
-        [&, children, bytes, base, offset, reach, details, moves, stored,
-         game = &game_](LayerWalker& walker, uint64_t i, const Position& p,
-                        Counts& c) {
+        [&, children, bytes, base, offset, reach, keep, game = &game_](
+            LayerWalker& walker, uint64_t i, const Position& p, Counts& c) {
           std::optional<Value> end;
           const bool reachable =
               reach != nullptr ? IsReached(reach, i - offset)
                                : game->CheckLines(p, &end) == Illegal::kLegal;
           if (!reachable) {
-            if (details != nullptr) details->SetDetails(i, 0, kNoMove);
+            keep.Unreachable(i);
             return;
           }
           if (reach != nullptr) end = game->Primitive(p);
@@ -559,14 +623,14 @@ class LayeredSolver {
           const uint8_t byte =
               SolvePosition(walker, p, end, children, c, &move);
           bytes[i - base] = byte;
-          if (details != nullptr) details->SetDetails(i, byte, move);
-          if (moves != nullptr) moves[i - base] = static_cast<uint8_t>(move);
-          // Compressed: canonical positions not over (table/compressed.h).
-          if (stored != nullptr && move != kNoMove && game->IsCanonical(p)) {
-            stored->Set(i - base, static_cast<Value>(byte >> kRemotenessBits),
-                        byte & kMaxRemoteness, move);
-          }
+          keep.Solved(i, p, byte, move);
         });
+  }
+
+  bool Keeps(Layout layout) const { return table_layout_.layout() == layout; }
+  // Whether layer `stones` keeps compressed symbols: even layers do.
+  bool KeepsSymbols(int stones) const {
+    return Keeps(Layout::kCompressed) && stones % 2 == 0;
   }
 
   uint64_t Words(int stones) const {
@@ -661,18 +725,18 @@ class LayeredSolver {
                                                      std::optional<Value> end,
                                                      const Children& children,
                                                      Counts& c, int* move) {
-    ++c.reachable;
+    ++c.n[kReachable];
     c.CountFixed(game_, p);
     Value value;
     int plies = 0;
     if (end.has_value()) {
       value = *end;
-      ++c.terminal;
+      ++c.n[kTerminal];
       if (value == Value::kDraw) {
-        ++c.full_draws;
+        ++c.n[kFullDraws];
       } else {
         const bool x_won = (value == Value::kWin) == (p.side_to_move() == 0);
-        ++(x_won ? c.x_wins : c.o_wins);
+        ++c.n[x_won ? kXWins : kOWins];
       }
     } else {
       walker.PrepareChildren();
@@ -693,24 +757,17 @@ class LayeredSolver {
       assert(value != Value::kUnreachable);
       plies = (best_child & kMaxRemoteness) + 1;
     }
-    ++(value == Value::kWin    ? c.wins
-       : value == Value::kDraw ? c.draws
-                               : c.losses);
+    ++c.n[value == Value::kWin    ? kWins
+          : value == Value::kDraw ? kDraws
+                                  : kLosses];
     return RecordArrays::Details(value, plies);
   }
 
   void AddCounts(int stones, const Counts& counts) {
     SolveStats& stats = solution_.stats;
-    stats.per_ply[stones] = counts.reachable;
-    stats.reachable += counts.reachable;
-    stats.terminal += counts.terminal;
-    stats.x_wins += counts.x_wins;
-    stats.o_wins += counts.o_wins;
-    stats.full_draws += counts.full_draws;
-    stats.wins += counts.wins;
-    stats.draws += counts.draws;
-    stats.losses += counts.losses;
-    fixed_ += counts.fixed;
+    stats.per_ply[stones] = counts.n[kReachable];
+    for (int k = 0; k < kFixed; ++k) stats.*kStatOf[k] += counts.n[k];
+    fixed_ += counts.n[kFixed];
     if (stones == 0) {
       const uint64_t images = stats.reachable + fixed_;
       assert(images % game_.symmetries().size() == 0);
@@ -730,8 +787,9 @@ class LayeredSolver {
               offset + i, static_cast<Value>(layer[i] >> kRemotenessBits));
         }
       }
-    } else if (compact_ && stones % 2 == 0) {
-      const uint64_t first = layout_.Entry(index_.layer_offset(stones), stones);
+    } else if (Keeps(Layout::kCompact) && stones % 2 == 0) {
+      const uint64_t first =
+          compact_layout_.Entry(index_.layer_offset(stones), stones);
       for (uint64_t i = 0; i < n; ++i) {
         if (layer[i] != 0) {
           CompactLayout::Put(solution_.compact.data(), first + begin + i,
@@ -749,10 +807,7 @@ class LayeredSolver {
   const Game& game_;
   const PositionIndex& index_;
   Solution& solution_;
-  const bool compact_;
-  const bool compressed_;
-  const bool full_;
-  const bool remoteness_;
+  const TableLayout table_layout_;  // what the table keeps
   const bool forward_;
   const bool keep_;  // this process keeps records, sections and stats
   const bool resume_;
@@ -761,7 +816,7 @@ class LayeredSolver {
   const int tier_shift_;           // its log2
   const WorkDir* const work_dir_;  // null: nothing is written
   Cluster& cluster_;
-  const CompactLayout layout_;
+  const CompactLayout compact_layout_;
   Progress progress_;
   // Forward pass: one bit an index, a vector a layer.
   std::vector<std::vector<uint64_t>> reached_;
@@ -777,6 +832,31 @@ class LayeredSolver {
       std::vector<std::vector<std::string>>(game_.cells() / 2 + 1);
 };
 
+// The solve's work dir, if it has one: rank 0 opens it first (writing its
+// manifest); the others then join it.
+absl::StatusOr<std::optional<WorkDir>> OpenWorkDir(const Game& game,
+                                                   const SolveOptions& options,
+                                                   Cluster& cluster) {
+  std::optional<WorkDir> work_dir;
+  if (options.work_dir.empty()) return work_dir;
+  const std::string manifest = Manifest(game, options);
+  for (const bool first : {true, false}) {
+    absl::Status status;
+    if ((cluster.rank() == 0) == first) {
+      absl::StatusOr<WorkDir> opened = WorkDir::Open(
+          options.work_dir, manifest, first ? options.resume : true);
+      status = opened.status();
+      if (opened.ok()) work_dir.emplace(*std::move(opened));
+    }
+    if (!cluster.AllOk(status.ok())) {
+      return status.ok() ? absl::AbortedError(
+                               "another process could not open the work dir")
+                         : status;
+    }
+  }
+  return work_dir;
+}
+
 }  // namespace
 
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
@@ -791,7 +871,9 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
         "%.1f GiB%s",
         game.spec().Name(), bytes / 1073741824.0, index.size(),
         options.max_bytes / 1073741824.0,
-        options.compact ? "" : " (the compact layout needs less)"));
+        options.layout == TableLayout::Compact()
+            ? ""
+            : " (the compact layout needs less)"));
   }
   if (!absl::has_single_bit(options.tier_indices)) {
     return absl::InvalidArgumentError(
@@ -805,32 +887,15 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
         "a solve shared among processes needs a work dir that all of them "
         "can reach (--work-dir)");
   }
-  // Rank 0 opens the work dir first (writing its manifest); the others then
-  // join it.
-  std::optional<WorkDir> work_dir;
-  if (!options.work_dir.empty()) {
-    const std::string manifest = Manifest(game, options);
-    for (const bool first : {true, false}) {
-      absl::Status status;
-      if ((cluster.rank() == 0) == first) {
-        absl::StatusOr<WorkDir> opened = WorkDir::Open(
-            options.work_dir, manifest, first ? options.resume : true);
-        status = opened.status();
-        if (opened.ok()) work_dir.emplace(*std::move(opened));
-      }
-      if (!cluster.AllOk(status.ok())) {
-        return status.ok() ? absl::AbortedError(
-                                 "another process could not open the work dir")
-                           : status;
-      }
-    }
-  }
+  absl::StatusOr<std::optional<WorkDir>> work_dir =
+      OpenWorkDir(game, options, cluster);
+  if (!work_dir.ok()) return work_dir.status();
   const bool keep = cluster.rank() == 0;
-  Solution solution(game, keep && options.compact,
-                    keep && !options.compact && !options.compressed);
+  Solution solution(game, options.layout, keep);
   {
     LayeredSolver solver(options, solution,
-                         work_dir.has_value() ? &*work_dir : nullptr, cluster);
+                         work_dir->has_value() ? &**work_dir : nullptr,
+                         cluster);
     if (absl::Status s = solver.MarkReachable(); !s.ok()) return s;
     for (int stones = game.cells(); stones >= 0; --stones) {
       if (absl::Status s = solver.SolveLayer(stones); !s.ok()) return s;

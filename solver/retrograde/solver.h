@@ -37,6 +37,7 @@
 #include "absl/status/statusor.h"
 #include "solver/game/game.h"
 #include "solver/index/index.h"
+#include "table/layout.h"
 #include "table/record.h"
 
 namespace mnk {
@@ -66,15 +67,12 @@ struct SolveOptions {
   // Marks reachable positions by a forward pass from the empty board even
   // without gravity (where a local test decides): a cross-check.
   bool forward_reachability = false;
-  // Keeps only what the compact layout stores (table/record.h): the values
-  // of the even layers, 1.6 bits a position. For boards whose full records
-  // do not fit.
-  bool compact = false;
-  // Keeps only what the compressed layout stores (table/compressed.h),
-  // encoded as each layer is solved: no full records. `remoteness` says
-  // whether its sections keep remoteness.
-  bool compressed = false;
-  bool remoteness = true;
+  // What the solve keeps, as the table will (table/layout.h): full records
+  // of every index; or only the compact layout's values of the even
+  // layers, 1.6 bits a position (table/record.h); or the compressed
+  // layout's sections (table/compressed.h), with or without remoteness,
+  // encoded as each layer is solved.
+  TableLayout layout = TableLayout::Full();
   // Refuses games whose records would take more memory than this.
   uint64_t max_bytes = uint64_t{16} << 30;
   // Keeps every solved tier in this directory (solver/tiers/work_dir.h);
@@ -112,17 +110,25 @@ struct SolveStats {
   uint64_t tiers_solved = 0, tiers_loaded = 0, tiers_redone = 0;
 };
 
+// What a solve found, kept as its layout says (only by the process that
+// keeps records: `keep`, rank 0).
 struct Solution {
-  Solution(const Game& g, bool compact_layout, bool full_records)
+  Solution(const Game& g, TableLayout layout, bool keep)
       : game(g),
         index(g),
-        records(full_records ? index.size() : 0, /*initialize=*/false),
-        compact(compact_layout ? CompactLayout(index).bytes() : 0, 0) {}
+        layout(layout),
+        records(keep && layout.layout() == Layout::kFull ? index.size() : 0,
+                /*initialize=*/false),
+        compact(keep && layout.layout() == Layout::kCompact
+                    ? CompactLayout(index).bytes()
+                    : 0,
+                0) {}
   Game game;
   PositionIndex index;
-  RecordArrays records;          // every index; empty in compact mode
-  std::vector<uint8_t> compact;  // compact mode: the CompactLayout bytes
-  // Compressed mode: the sections of the file, in order.
+  TableLayout layout;
+  RecordArrays records;          // full layout: every index's record
+  std::vector<uint8_t> compact;  // compact layout: the CompactLayout bytes
+  // Compressed layout: the sections of the file, in order.
   std::vector<std::string> sections;
   SolveStats stats;
 };

@@ -73,12 +73,12 @@ TEST(SolverTest, GravityBoardsThatDoNotFitAreAsDocumented) {
       const Game game = *Game::Create({m, n, std::max(m, n), true});
       SolveOptions options;
       const std::string name = std::to_string(m) + "x" + std::to_string(n);
-      options.compact = true;
+      options.layout = TableLayout::Compact();
       if (SolveBytes(game, options) > options.max_bytes) {
         refused.push_back(name);
         continue;
       }
-      options.compact = false;
+      options.layout = TableLayout::Full();
       if (SolveBytes(game, options) > options.max_bytes) {
         compact_only.push_back(name);
       }

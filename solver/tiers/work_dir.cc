@@ -1,7 +1,5 @@
 #include "solver/tiers/work_dir.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -16,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "table/file_io.h"
 #include "table/file_kind.h"
 #include "table/page_checks.h"
 
@@ -37,128 +36,55 @@ uint64_t Fnv1a(absl::string_view s) {
   return h;
 }
 
-void PutU64(char* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<char>(v >> (8 * i));
-}
-uint64_t GetU64(const char* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i)
-    v |= uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
-  return v;
-}
-
-absl::Status WriteError(const std::string& file, int error) {
-  const std::string message =
-      absl::StrCat("cannot write ", file, ": ", std::strerror(error));
-  if (error == ENOSPC || error == EDQUOT || error == EFBIG) {
-    return absl::ResourceExhaustedError(message);
+// A tier write's error as the solve reports it: a full disk, a quota or a
+// file-size limit is kResourceExhausted, a folder that may not be written
+// kPermissionDenied, anything else kInternal (exit 5, the tiers done kept).
+absl::Status TierWriteError(const absl::Status& s) {
+  if (s.ok() || absl::IsResourceExhausted(s) || absl::IsPermissionDenied(s)) {
+    return s;
   }
-  if (error == EACCES || error == EPERM || error == EROFS) {
-    return absl::PermissionDeniedError(message);
-  }
-  return absl::InternalError(message);
+  if (absl::IsOutOfRange(s)) return absl::ResourceExhaustedError(s.message());
+  return absl::InternalError(s.message());
 }
 
-// Writes `parts` to `path` through a temporary file and a rename.
-absl::Status WriteAtomically(const std::string& path,
-                             std::initializer_list<absl::string_view> parts) {
-  const std::string tmp = absl::StrCat(path, ".tmp.", getpid());
-  const int fd =
-      open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return WriteError(tmp, errno);
-  int error = 0;
-  for (absl::string_view part : parts) {
-    const char* p = part.data();
-    size_t left = part.size();
-    while (left > 0 && error == 0) {
-      const ssize_t n = write(fd, p, left);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) error = errno;
-      if (n > 0) {
-        p += n;
-        left -= static_cast<size_t>(n);
-      }
-    }
-  }
-  if (close(fd) != 0 && error == 0) error = errno;
-  if (error == 0 && rename(tmp.c_str(), path.c_str()) != 0) error = errno;
-  if (error != 0) {
-    unlink(tmp.c_str());
-    return WriteError(path, error);
-  }
-  return absl::OkStatus();
+// A tier written as WriteAtomically does, without fsync (a tier carries its
+// own checksum: one damaged by a crash is solved again) and without
+// looking for stale temporary files at each write (Open removes them).
+absl::Status WriteTierFile(const std::string& path,
+                           std::initializer_list<absl::string_view> parts) {
+  return TierWriteError(
+      WriteAtomically(path, parts, {.sync = false, .tidy = false}));
 }
 
-// The whole of a regular file. Opened without following a symbolic link
-// and without waiting for a FIFO's writer; kDataLoss for anything that is
-// not a regular file, kPermissionDenied when it may not be read.
+// A work-dir file's bytes. kNotFound when it is missing, kPermissionDenied
+// when it may not be read; anything else wrong with it (a symbolic link, a
+// FIFO, a read error) is damage, kDataLoss: the tier is solved again.
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  const int fd =
-      open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  if (fd < 0) {
-    const int error = errno;
-    const std::string why =
-        absl::StrCat("cannot read ", path, ": ", std::strerror(error));
-    if (error == ENOENT) {
-      return absl::NotFoundError(absl::StrCat(path, " does not exist"));
-    }
-    if (error == EACCES || error == EPERM) {
-      return absl::PermissionDeniedError(why);
-    }
-    if (error == ELOOP) {
-      return absl::DataLossError(
-          absl::StrCat(path, " is a symbolic link: expected a regular file"));
-    }
-    return absl::DataLossError(why);
+  absl::StatusOr<std::string> bytes = ReadWholeFile(path);
+  if (bytes.ok() || absl::IsNotFound(bytes.status()) ||
+      absl::IsPermissionDenied(bytes.status())) {
+    return bytes;
   }
-  std::string bytes;
-  struct stat st = {};
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return absl::DataLossError(absl::StrCat(path, " is ", FileKind(st.st_mode),
-                                            ": expected a regular file"));
-  }
-  bytes.reserve(st.st_size);
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = read(fd, buffer, sizeof(buffer));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
-      close(fd);
-      return absl::DataLossError(
-          absl::StrCat("cannot read ", path, ": ", std::strerror(error)));
-    }
-    if (n == 0) break;
-    bytes.append(buffer, static_cast<size_t>(n));
-  }
-  close(fd);
-  return bytes;
+  return absl::DataLossError(bytes.status().message());
 }
 
 // kDataLoss naming the first entry of `path` that is neither a regular
 // file nor a directory.
 absl::Status CheckEntries(const std::string& path) {
-  DIR* d = opendir(path.c_str());
-  if (d == nullptr) {
-    return absl::PermissionDeniedError(absl::StrCat(
-        "cannot list the work dir ", path, ": ", std::strerror(errno)));
-  }
-  absl::Status status;
-  while (const dirent* entry = readdir(d)) {
-    const std::string file = absl::StrCat(path, "/", entry->d_name);
+  absl::StatusOr<std::vector<std::string>> names = ListDirectory(path);
+  if (!names.ok()) return names.status();
+  for (const std::string& name : *names) {
+    const std::string file = absl::StrCat(path, "/", name);
     struct stat st;
     if (lstat(file.c_str(), &st) != 0 || S_ISREG(st.st_mode) ||
         S_ISDIR(st.st_mode)) {
       continue;
     }
-    status = absl::DataLossError(absl::StrCat(
+    return absl::DataLossError(absl::StrCat(
         "the work dir holds ", file, ", which is ", FileKind(st.st_mode),
         ": expected only the regular files a solve writes; remove it"));
-    break;
   }
-  closedir(d);
-  return status;
+  return absl::OkStatus();
 }
 
 bool ValidName(absl::string_view name) {
@@ -179,12 +105,8 @@ absl::StatusOr<WorkDir> WorkDir::Open(const std::string& path,
     return absl::InvalidArgumentError("the work dir's name is empty");
   }
   if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
-    const int error = errno;
-    const std::string why = absl::StrCat("cannot create the work dir ", path,
-                                         ": ", std::strerror(error));
-    return error == EACCES || error == EPERM || error == EROFS
-               ? absl::PermissionDeniedError(why)
-               : absl::UnavailableError(why);
+    return absl::ErrnoToStatus(
+        errno, absl::StrCat("cannot create the work dir ", path));
   }
   struct stat st;
   if (stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -213,16 +135,16 @@ absl::StatusOr<WorkDir> WorkDir::Open(const std::string& path,
     }
     // Files a killed run was writing: never trusted, so removed. (Safe: no
     // process of this solve writes before every one has opened the dir.)
-    if (DIR* d = opendir(path.c_str())) {
-      while (const dirent* entry = readdir(d)) {
-        if (std::strstr(entry->d_name, ".tmp.") != nullptr) {
-          unlink(absl::StrCat(path, "/", entry->d_name).c_str());
+    if (absl::StatusOr<std::vector<std::string>> names = ListDirectory(path);
+        names.ok()) {
+      for (const std::string& name : *names) {
+        if (IsAtomicWriteTemp(name)) {
+          unlink(absl::StrCat(path, "/", name).c_str());
         }
       }
-      closedir(d);
     }
   } else if (found.status().code() == absl::StatusCode::kNotFound) {
-    if (absl::Status s = WriteAtomically(file, {manifest}); !s.ok()) return s;
+    if (absl::Status s = WriteTierFile(file, {manifest}); !s.ok()) return s;
   } else {
     return found.status();
   }
@@ -254,15 +176,14 @@ absl::Status WorkDir::Put(const std::string& name,
   packed.resize(n);
   char header[kHeaderBytes];
   std::memcpy(header, kMagic, 8);
-  PutU64(header + 8, hash_);
-  PutU64(header + 16, payload.size());
-  PutU64(header + 24, packed.size());
+  PutLittleEndian(header + 8, hash_, 8);
+  PutLittleEndian(header + 16, payload.size(), 8);
+  PutLittleEndian(header + 24, packed.size(), 8);
   std::memset(header + kNameAt, 0, kMaxNameBytes);
   std::memcpy(header + kNameAt, name.data(), name.size());
   uint32_t crc = Crc32(Crc32(0, header, kCrcAt), packed.data(), packed.size());
-  for (int i = 0; i < 4; ++i)
-    header[kCrcAt + i] = static_cast<char>(crc >> (8 * i));
-  if (absl::Status s = WriteAtomically(
+  PutLittleEndian(header + kCrcAt, crc, 4);
+  if (absl::Status s = WriteTierFile(
           FileName(name), {absl::string_view(header, kHeaderBytes), packed});
       !s.ok()) {
     return s;
@@ -287,20 +208,16 @@ absl::StatusOr<std::string> WorkDir::Get(const std::string& name) const {
       std::memcmp(bytes->data(), kMagic, 8) != 0) {
     return damaged("not a tier file of this version");
   }
-  if (GetU64(bytes->data() + 8) != hash_) {
+  if (GetLittleEndian(bytes->data() + 8, 8) != hash_) {
     return damaged("a tier of another solve");
   }
-  const uint64_t size = GetU64(bytes->data() + 16);
-  const uint64_t packed = GetU64(bytes->data() + 24);
+  const uint64_t size = GetLittleEndian(bytes->data() + 16, 8);
+  const uint64_t packed = GetLittleEndian(bytes->data() + 24, 8);
   if (packed != bytes->size() - kHeaderBytes) {
     return damaged(absl::StrCat("holds ", bytes->size() - kHeaderBytes,
                                 " compressed bytes; its header says ", packed));
   }
-  uint32_t crc = 0;
-  for (int i = 0; i < 4; ++i) {
-    crc |= uint32_t{static_cast<unsigned char>((*bytes)[kCrcAt + i])}
-           << (8 * i);
-  }
+  const uint32_t crc = GetLittleEndian(bytes->data() + kCrcAt, 4);
   if (Crc32(Crc32(0, bytes->data(), kCrcAt), bytes->data() + kHeaderBytes,
             packed) != crc) {
     return damaged("checksum mismatch");

@@ -10,12 +10,13 @@
 //
 // The directory holds a manifest (what is being solved, with which options:
 // a resumed solve must match it exactly) and one file per tier. A file is
-// written to "<name>.tmp.<pid>" and renamed when complete, so a file under
-// its own name was written whole; it is still checked before it is trusted.
-// Temporary files a killed run left are removed when the dir is resumed.
-// Anything in the directory that is not a regular file or a folder (a FIFO,
-// a device, a socket, a symbolic link) is refused when it is opened, and a
-// file is read only if it is a regular one: nothing there can block a solve.
+// written to "<name>.tier.tmp-XXXXXX" and renamed when complete
+// (WriteAtomically in table/file_io.h, without fsync: a tier checks itself), so
+// a file under its own name was written whole; it is still checked before it is
+// trusted. Temporary files a killed run left are removed when the dir is
+// resumed. Anything in the directory that is not a regular file or a folder (a
+// FIFO, a device, a socket, a symbolic link) is refused when it is opened, and
+// a file is read only if it is a regular one: nothing there can block a solve.
 // A tier file, byte by byte (integers little-endian):
 //
 //   0   8  magic "MNKTIER2"

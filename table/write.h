@@ -1,0 +1,62 @@
+// Writing table files (table/table.h draws the format; table/header.h its
+// header): the whole file as bytes, or written atomically to a path, in
+// each layout. Every byte is determined by the game and its records, so the
+// same game always gives the same file.
+//
+//   absl::Status s = mnk::WriteTable("3x3k3.mnk", spec, records.view(), n);
+//   std::string bytes = mnk::SerializeTable(spec, records.view(), n);
+//   mnk::TableFileSize(index.size());  // 13,688 for tic-tac-toe
+#ifndef MNK_TABLE_WRITE_H_
+#define MNK_TABLE_WRITE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "solver/game/game.h"
+#include "solver/index/index.h"
+#include "table/record.h"
+
+namespace mnk {
+
+// The exact byte count of a full table file for `entries` indices, of a
+// compact one, and of a compressed one with these sections.
+uint64_t TableFileSize(uint64_t entries);
+uint64_t CompactTableFileSize(const PositionIndex& index);
+uint64_t CompressedTableFileSize(const std::vector<std::string>& sections);
+
+// The whole file as bytes, checksum included: full, compact, compressed
+// from its sections (table/compressed.h) or from full records.
+// `remoteness`: the compressed sections keep it.
+std::string SerializeTable(const GameSpec& spec, const RecordView& records,
+                           uint64_t reachable);
+std::string SerializeCompactTable(const GameSpec& spec,
+                                  const std::vector<uint8_t>& compact,
+                                  uint64_t reachable);
+std::string SerializeCompressedTable(const GameSpec& spec,
+                                     const std::vector<std::string>& sections,
+                                     uint64_t reachable, bool remoteness);
+std::string SerializeCompressedTable(const Game& game,
+                                     const RecordView& records,
+                                     uint64_t reachable, bool remoteness);
+
+// Checks, before a long solve, that a table can be written to `path`
+// (CheckWriteTarget in table/file_io.h).
+absl::Status CheckTableTarget(const std::string& path);
+
+// The same bytes written to `path` by WriteAtomically (table/file_io.h):
+// never a partial file there, synced, temporary files of killed writes
+// removed; no copy of the whole file is made.
+absl::Status WriteTable(const std::string& path, const GameSpec& spec,
+                        const RecordView& records, uint64_t reachable);
+absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
+                               const std::vector<uint8_t>& compact,
+                               uint64_t reachable);
+absl::Status WriteCompressedTable(const std::string& path, const GameSpec& spec,
+                                  const std::vector<std::string>& sections,
+                                  uint64_t reachable, bool remoteness);
+
+}  // namespace mnk
+
+#endif  // MNK_TABLE_WRITE_H_
