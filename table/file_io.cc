@@ -90,18 +90,6 @@ int WriteAll(int fd, const void* data, size_t size) {
 
 }  // namespace
 
-void PutLittleEndian(void* out, uint64_t value, int bytes) {
-  uint8_t* p = static_cast<uint8_t*>(out);
-  for (int i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(value >> 8 * i);
-}
-
-uint64_t GetLittleEndian(const void* in, int bytes) {
-  const uint8_t* p = static_cast<const uint8_t*>(in);
-  uint64_t value = 0;
-  for (int i = bytes - 1; i >= 0; --i) value = value << 8 | p[i];
-  return value;
-}
-
 absl::Status CheckWriteTarget(const std::string& path) {
   const std::string name = Printable(path);
   if (path.empty() || path.back() == '/') {

@@ -25,9 +25,18 @@
 
 namespace mnk {
 
-// `bytes` bytes of `value`, lowest first; and back.
-void PutLittleEndian(void* out, uint64_t value, int bytes);
-uint64_t GetLittleEndian(const void* in, int bytes);
+// `bytes` bytes of `value`, lowest first; and back. Inline: the run
+// coder's reads of block offsets are on every probe's path.
+inline void PutLittleEndian(void* out, uint64_t value, int bytes) {
+  uint8_t* p = static_cast<uint8_t*>(out);
+  for (int i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(value >> 8 * i);
+}
+inline uint64_t GetLittleEndian(const void* in, int bytes) {
+  const uint8_t* p = static_cast<const uint8_t*>(in);
+  uint64_t value = 0;
+  for (int i = bytes - 1; i >= 0; --i) value = value << 8 | p[i];
+  return value;
+}
 
 // Checks, before a long job, that a file can be written to `path`:
 // kFailedPrecondition when it names a directory or an existing file that is

@@ -208,27 +208,16 @@ absl::StatusOr<Table> Table::FromMemory(std::shared_ptr<const uint8_t> bytes,
   if (size != header->file_bytes) return SizeError(size, *header, source);
   auto t = std::make_shared<const TableBytes>(*header, std::move(bytes), size,
                                               std::string(source));
-  Table table(t, FullReader(*t));
   // A small table is checked whole now; a big one page by page as probes
   // read it, the header's page first.
   if (size <= check_whole_below) {
-    if (absl::Status s = table.CheckAll(); !s.ok()) return s;
+    if (absl::Status s = CheckEveryByte(*t); !s.ok()) return s;
   } else if (!t->Readable(t->data(), kTableHeaderSize)) {
     return t->DamagedError();
   }
-  switch (t->layout.layout()) {
-    case Layout::kFull:
-      break;
-    case Layout::kCompact:
-      table.reader_ = CompactReader(*t);
-      break;
-    case Layout::kCompressed: {
-      absl::StatusOr<CompressedReader> c = CompressedReader::Open(*t);
-      if (!c.ok()) return c.status();
-      table.reader_ = *std::move(c);
-      break;
-    }
-  }
+  absl::StatusOr<Reader> reader = OpenReader(*t);
+  if (!reader.ok()) return reader.status();
+  Table table(std::move(t), *std::move(reader));
   if (expected.has_value()) {
     if (absl::Status s = table.ExpectGame(*expected, source); !s.ok()) {
       return s;
@@ -237,18 +226,33 @@ absl::StatusOr<Table> Table::FromMemory(std::shared_ptr<const uint8_t> bytes,
   return table;
 }
 
-absl::Status Table::CheckAll() const {
-  const uint8_t* data = t_->data();
-  const uint32_t stored = GetLittleEndian(data + t_->size - 4, 4);
-  const uint32_t computed = Crc32(0, data, t_->size - 4);
+absl::StatusOr<Table::Reader> Table::OpenReader(const TableBytes& t) {
+  switch (t.layout.layout()) {
+    case Layout::kFull:
+      return Reader(FullReader(t));
+    case Layout::kCompact:
+      return Reader(CompactReader(t));
+    case Layout::kCompressed:
+      break;
+  }
+  absl::StatusOr<CompressedReader> c = CompressedReader::Open(t);
+  if (!c.ok()) return c.status();
+  return Reader(*std::move(c));
+}
+
+absl::Status Table::CheckEveryByte(const TableBytes& t) {
+  const uint32_t stored = GetLittleEndian(t.data() + t.size - 4, 4);
+  const uint32_t computed = Crc32(0, t.data(), t.size - 4);
   if (stored != computed) {
     return absl::DataLossError(absl::StrFormat(
-        "%s is corrupt: checksum 0x%08x stored, 0x%08x computed", t_->source,
+        "%s is corrupt: checksum 0x%08x stored, 0x%08x computed", t.source,
         stored, computed));
   }
-  if (!t_->checks.CheckAll()) return t_->DamagedError();
+  if (!t.checks.CheckAll()) return t.DamagedError();
   return absl::OkStatus();
 }
+
+absl::Status Table::CheckAll() const { return CheckEveryByte(*t_); }
 
 absl::Status Table::ExpectGame(const GameSpec& expected,
                                absl::string_view source) const {

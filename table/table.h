@@ -174,6 +174,10 @@ class Table {
       uint64_t check_whole_below = kCheckWholeBelow);
   Table(std::shared_ptr<const TableBytes> t, Reader reader)
       : t_(std::move(t)), reader_(std::move(reader)) {}
+  // The reader of t's layout (a compressed table's directory checked).
+  static absl::StatusOr<Reader> OpenReader(const TableBytes& t);
+  // The whole file's checksum and every page's (CheckAll).
+  static absl::Status CheckEveryByte(const TableBytes& t);
 
   std::shared_ptr<const TableBytes> t_;  // never moves: readers point to it
   Reader reader_;

@@ -165,11 +165,8 @@ int OrbitIfCanonical(const Game& game, const Position& p) {
   return n / fixed;
 }
 
-// A value and remoteness in a byte, as the solver's layer bytes hold them
-// (RecordArrays::Details, table/record.h); 0: no record.
-uint8_t Pack(Value v, int remoteness) {
-  return RecordArrays::Details(v, remoteness);
-}
+// A value and remoteness packed in a byte by RecordArrays::Details
+// (table/record.h), as the solver's layer bytes hold them; 0: no record.
 Value PackedValue(uint8_t packed) {
   return static_cast<Value>(packed >> kRemotenessBits);
 }
@@ -247,7 +244,7 @@ class CompressedVerifier {
       const int score = PolicyScore(v, remoteness);
       if (score > best_score) {
         best_score = score;
-        result = Pack(v, remoteness);
+        result = RecordArrays::Details(v, remoteness);
         *move = cell;
       }
     }
@@ -273,8 +270,8 @@ class CompressedVerifier {
         decoded = false;
       }
       for (uint64_t j = b; j < e; ++j) {
-        values_[j] = Pack(static_cast<Value>(values_[j] + 1),
-                          has_remoteness_ ? remoteness[j] : 0);
+        values_[j] = RecordArrays::Details(static_cast<Value>(values_[j] + 1),
+                                           has_remoteness_ ? remoteness[j] : 0);
       }
     });
     return decoded;

@@ -52,8 +52,10 @@ absl::Status TierWriteError(const absl::Status& s) {
 // looking for stale temporary files at each write (Open removes them).
 absl::Status WriteTierFile(const std::string& path,
                            std::initializer_list<absl::string_view> parts) {
-  return TierWriteError(
-      WriteAtomically(path, parts, {.sync = false, .tidy = false}));
+  AtomicWriteOptions options;
+  options.sync = false;
+  options.tidy = false;
+  return TierWriteError(WriteAtomically(path, parts, options));
 }
 
 // A work-dir file's bytes. kNotFound when it is missing, kPermissionDenied
