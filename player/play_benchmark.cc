@@ -80,8 +80,8 @@ std::string OpenPositions() {
   for (int code = 0; code < 19683; ++code) {  // 3^9 boards
     mnk::Position p;
     for (int cell = 0, c = code; cell < 9; ++cell, c /= 3) {
-      if (c % 3 == 1) p.x |= uint32_t{1} << cell;
-      if (c % 3 == 2) p.o |= uint32_t{1} << cell;
+      if (c % 3 == 1) p.x |= mnk::Mask{1} << cell;
+      if (c % 3 == 2) p.o |= mnk::Mask{1} << cell;
     }
     if (!game.IsLegal(p) || !game.IsReachable(p) || game.IsTerminal(p)) {
       continue;

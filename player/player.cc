@@ -46,7 +46,7 @@ absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
   if (!record.ok()) return record.status();
   a.record = *record;
   a.moves.reserve(table.game().cells() - p.stones());
-  for (uint32_t s = table.game().LegalMask(p); s != 0; s &= s - 1) {
+  for (Mask s = table.game().LegalMask(p); s != 0; s &= s - 1) {
     const int cell = absl::countr_zero(s);
     absl::StatusOr<Record> child = table.Probe(Game::Play(p, cell));
     if (!child.ok()) return child.status();

@@ -50,7 +50,7 @@ class NaiveDfs {
       const uint64_t stone = p.side_to_move() == 0 ? 1 : 2;
       int best_score = -(1 << 20);
       result = 0;
-      for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {
+      for (Mask s = game_.LegalMask(p); s != 0; s &= s - 1) {
         const int cell = absl::countr_zero(s);
         const uint8_t child =
             Solve(Game::Play(p, cell), code + stone * power_[cell]);

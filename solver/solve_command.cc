@@ -1,7 +1,9 @@
 #include "solver/solve_command.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <optional>
@@ -77,6 +79,13 @@ std::string LayoutText(TableLayout layout) {
       layout == TableLayout::Compressed(false) ? " without remoteness" : "");
 }
 
+// The most memory this process has held (its peak resident set).
+uint64_t PeakRssBytes() {
+  rusage usage = {};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // KiB on Linux
+}
+
 std::string Summary(const Solution& s, const Written& w,
                     const std::string& out) {
   const SolveStats& st = s.stats;
@@ -99,7 +108,12 @@ std::string Summary(const Solution& s, const Written& w,
       out.empty()
           ? ""
           : absl::StrCat(", written to ", Printable(AbsolutePath(out))));
-  absl::StrAppendFormat(&text, "time        %.6f s\n", st.seconds);
+  absl::StrAppendFormat(
+      &text,
+      "time        %.6f s, %.3g reachable positions a second, %d index "
+      "visits, %s peak memory\n",
+      st.seconds, st.reachable / std::max(st.seconds, 1e-9), st.index_visits,
+      Bytes(PeakRssBytes()));
   return text;
 }
 
@@ -125,6 +139,9 @@ std::string Json(const Solution& s, const Written& w) {
       {"table_bytes", w.table_bytes},
       {"bits_per_position", 8.0 * w.table_bytes / st.reachable},
       {"seconds", st.seconds},
+      {"positions_per_second", st.reachable / std::max(st.seconds, 1e-9)},
+      {"index_visits", st.index_visits},
+      {"peak_rss_bytes", PeakRssBytes()},
   };
   if (st.tiers_solved + st.tiers_loaded > 0) {
     j["tiers"] = {{"solved", st.tiers_solved},
@@ -349,6 +366,8 @@ int Main(Cluster& cluster) {
   const bool lead = cluster.rank() == 0;
   absl::StatusOr<Game> game = GameFromFlags();
   if (!game.ok()) return Fail(kExitUsage, game.status());
+  if (absl::Status s = CheckSolvable(*game); !s.ok())
+    return Fail(kExitUsage, s);
   absl::StatusOr<LayoutRequest> layout = LayoutFromFlags();
   if (!layout.ok()) return Fail(kExitUsage, layout.status());
   absl::StatusOr<SolveOptions> options = OptionsFromFlags(cluster);

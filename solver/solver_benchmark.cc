@@ -2,6 +2,10 @@
 //
 //   bazel run //solver:solver_benchmark -- --benchmark_repetitions=9
 //   (add --benchmark_report_aggregates_only for the medians alone)
+//   bazel run //solver:solver_benchmark --
+//   --benchmark_filter='BM_Solve.*threads:2'
+//       (the rate across sizes: 4,4,4 to 5,4,4, gravity 5x4 to 5x5; each
+//       solve of the big ones takes 5 to 30 s and up to 0.8 GB)
 #include "benchmark/benchmark.h"
 #include "solver/game/game.h"
 #include "solver/retrograde/solver.h"
@@ -18,21 +22,29 @@ void BM_Solve(benchmark::State& state) {
        static_cast<int>(state.range(2)), state.range(3) != 0});
   SolveOptions options;
   options.threads = static_cast<int>(state.range(4));
-  uint64_t reachable = 0;
+  uint64_t reachable = 0, visits = 0;
   for (auto _ : state) {
     absl::StatusOr<Solution> s = Solve(game, options);
     reachable = s->stats.reachable;
+    visits = s->stats.index_visits;
     benchmark::DoNotOptimize(s->records.view().values);
   }
   state.counters["reachable"] = reachable;
   state.counters["positions/s"] = benchmark::Counter(
       reachable, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["index_visits/s"] =
+      benchmark::Counter(visits, benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_Solve)
     ->ArgNames({"m", "n", "k", "gravity", "threads"})
     ->Args({3, 3, 3, 0, 1})
     ->Args({4, 4, 4, 1, 1})
     ->Args({4, 4, 4, 0, 2})
+    ->Args({5, 4, 4, 1, 2})
+    ->Args({4, 5, 4, 1, 2})
+    ->Args({6, 4, 4, 1, 2})
+    ->Args({5, 5, 4, 1, 2})
+    ->Args({5, 4, 4, 0, 2})
     ->Unit(benchmark::kMicrosecond);
 
 // The seed tutorials' way to choose a move from the empty board: plain

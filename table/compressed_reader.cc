@@ -72,7 +72,7 @@ int CompressedReader::Children(const Position& p, bool remoteness,
                                Child* out) const {
   int n = 0, stored = 0;
   uint64_t entries[kMaxMoves] = {};
-  for (uint32_t s = t_->game.LegalMask(p); s != 0; s &= s - 1) {
+  for (Mask s = t_->game.LegalMask(p); s != 0; s &= s - 1) {
     assert(n < kMaxMoves);
     Child& c = out[n++];
     c.cell = absl::countr_zero(s);
@@ -217,8 +217,8 @@ absl::StatusOr<Record> CompressedReader::ProbeEven(const Position& p) const {
   // image (so none when the position is its own canonical image).
   const Symmetry& image = t_->game.symmetries()[at.symmetry];
   const int stored = image[r->best_move];
-  for (uint32_t s = t_->game.LegalMask(p) & ((uint32_t{1} << r->best_move) - 1);
-       s != 0; s &= s - 1) {
+  for (Mask s = t_->game.LegalMask(p) & ((Mask{1} << r->best_move) - 1); s != 0;
+       s &= s - 1) {
     const int cell = absl::countr_zero(s);
     if (image[cell] < stored) continue;
     absl::StatusOr<bool> ties = MoveTies(Game::Play(p, cell), *r);
@@ -238,7 +238,7 @@ absl::StatusOr<Record> CompressedReader::ProbeOdd(const Position& p) const {
   Child children[kMaxMoves];
   const int n = Children(p, /*remoteness=*/false, children);
   Value best = Value::kUnreachable;
-  uint32_t best_children = 0;  // bit i: children[i]
+  Mask best_children = 0;  // bit i: children[i]
   for (int i = 0; i < n; ++i) {
     const Child& c = children[i];
     Value v;
@@ -253,7 +253,7 @@ absl::StatusOr<Record> CompressedReader::ProbeOdd(const Position& p) const {
       best = v;
       best_children = 0;
     }
-    if (v == best) best_children |= uint32_t{1} << i;
+    if (v == best) best_children |= Mask{1} << i;
   }
   const int lowest = children[absl::countr_zero(best_children)].cell;
   if (!has_remoteness()) return Record{best, kUnknownRemoteness, lowest};
@@ -262,14 +262,14 @@ absl::StatusOr<Record> CompressedReader::ProbeOdd(const Position& p) const {
   }
   uint64_t entries[kMaxMoves] = {};  // of the best children not over
   int stored = 0;
-  for (uint32_t s = best_children; s != 0; s &= s - 1) {
+  for (Mask s = best_children; s != 0; s &= s - 1) {
     const Child& c = children[absl::countr_zero(s)];
     if (!c.end.has_value()) entries[stored++] = c.at.entry;
   }
   Prefetch(p.stones() + 1, entries, stored, kRemotenessSection);
   Record r{best, 0, kNoMove};
   int best_score = -(1 << 20);
-  for (uint32_t s = best_children; s != 0; s &= s - 1) {
+  for (Mask s = best_children; s != 0; s &= s - 1) {
     const Child& c = children[absl::countr_zero(s)];
     int after = 0;  // a finished game
     if (!c.end.has_value()) {

@@ -125,6 +125,11 @@ absl::StatusOr<CheckedHeader> CheckHeader(const uint8_t* data, uint64_t size,
   if (!named.ok()) return named.status();
   const auto& [game, layout] = *named;
   const PositionIndex index(game);
+  if (game.cells() > kMaxTableCells || !index.fits()) {
+    return absl::DataLossError(
+        absl::StrCat(source, " has a corrupt header: game ", game.spec().Name(),
+                     ", which no table can hold"));
+  }
   if (h.entries != index.size()) {
     return absl::DataLossError(
         absl::StrCat(source, " has a corrupt header: ", h.entries,

@@ -60,7 +60,7 @@ Value FullReader::ValueOf(const Position& p) const {
 absl::StatusOr<Record> CompactReader::Probe(const Position& p) const {
   const Game& game = t_->game;
   Record r{ValueOf(p), kUnknownRemoteness, kNoMove};
-  for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+  for (Mask s = game.LegalMask(p); s != 0; s &= s - 1) {
     const int cell = absl::countr_zero(s);
     if (Negate(ValueOf(Game::Play(p, cell))) == r.value) {
       r.best_move = cell;
@@ -82,8 +82,7 @@ Value CompactReader::ValueOf(const Position& p) const {
   if (p.stones() % 2 == 0) return Stored(t_->index.Index(p), p.stones());
   // Odd layers are not stored: the best of the children, which are.
   Value best = Value::kUnreachable;
-  for (uint32_t s = game.LegalMask(p); s != 0 && best != Value::kWin;
-       s &= s - 1) {
+  for (Mask s = game.LegalMask(p); s != 0 && best != Value::kWin; s &= s - 1) {
     best = std::max(best, Negate(ValueOf(Game::Play(p, absl::countr_zero(s)))));
   }
   return best;

@@ -44,9 +44,10 @@ static_assert(kValueBits + kRemotenessBits == 8,
               "value and remoteness share the first byte of a record");
 static_assert(static_cast<int>(Value::kWin) < (1 << kValueBits),
               "every value fits its bits");
-static_assert(kMaxRemoteness >= kMaxGravityCells,
-              "the longest game fits the remoteness bits");
-static_assert(kMaxGravityCells <= kNoMove, "every cell fits the move byte");
+// Tables hold boards of up to this many cells: a remoteness (at most the
+// cells) fits its 6 bits, a cell the move byte.
+inline constexpr int kMaxTableCells = kMaxRemoteness;
+static_assert(kMaxTableCells <= kNoMove, "every cell fits the move byte");
 
 // Remoteness of a record read from a compact table, which does not keep it.
 inline constexpr int kUnknownRemoteness = -1;

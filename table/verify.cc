@@ -41,7 +41,7 @@ std::vector<uint64_t> MarkReachable(const Game& game,
               return;
             }
             walker.PrepareChildren();
-            for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
+            for (Mask s = walker.legal(); s != 0; s &= s - 1) {
               const uint64_t c = walker.Child(absl::countr_zero(s));
               __atomic_fetch_or(&reached[c >> 6], uint64_t{1} << (c & 63),
                                 __ATOMIC_RELAXED);
@@ -73,7 +73,7 @@ Expected Derive(const Table& table, const Position& p,
   if (!full) {
     // Values only: the best of the children's derived values.
     Value best = Value::kUnreachable;
-    for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+    for (Mask s = game.LegalMask(p); s != 0; s &= s - 1) {
       best = std::max(
           best, Negate(table.ValueOf(Game::Play(p, absl::countr_zero(s)))));
     }
@@ -82,7 +82,7 @@ Expected Derive(const Table& table, const Position& p,
   const RecordView view = table.view();
   int best = -(1 << 20);
   Record expected;
-  for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+  for (Mask s = game.LegalMask(p); s != 0; s &= s - 1) {
     const int cell = absl::countr_zero(s);
     const Record child = view.Get(child_index(cell));
     if (child.value == Value::kUnreachable) {
@@ -155,10 +155,10 @@ int OrbitIfCanonical(const Game& game, const Position& p) {
   const int n = static_cast<int>(game.symmetries().size());
   int fixed = 1;  // the symmetries that keep p
   for (int s = 1; s < n; ++s) {
-    const uint32_t x = game.TransformMask(p.x, s);
+    const Mask x = game.TransformMask(p.x, s);
     if (x > p.x) continue;
     if (x < p.x) return 0;
-    const uint32_t o = game.TransformMask(p.o, s);
+    const Mask o = game.TransformMask(p.o, s);
     if (o < p.o) return 0;
     fixed += o == p.o;
   }
@@ -227,7 +227,7 @@ class CompressedVerifier {
   uint8_t Best(const Position& p, const Lookup& lookup, int* move) const {
     int best_score = -(1 << 20);
     uint8_t result = 0;
-    for (uint32_t s = game_.LegalMask(p); s != 0; s &= s - 1) {
+    for (Mask s = game_.LegalMask(p); s != 0; s &= s - 1) {
       const int cell = absl::countr_zero(s);
       const Position child = Game::Play(p, cell);
       Value v;

@@ -23,7 +23,7 @@ uint64_t EnumerateReachable(const Game& game) {
   while (!stack.empty()) {
     const Position p = stack.back();
     stack.pop_back();
-    for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+    for (Mask s = game.LegalMask(p); s != 0; s &= s - 1) {
       const Position child = Game::Play(p, absl::countr_zero(s));
       if (seen.insert(child).second) stack.push_back(child);
     }

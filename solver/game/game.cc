@@ -14,9 +14,9 @@
 namespace mnk {
 namespace {
 
-// Position strings longer than this are rejected before they are read: the
-// largest board has 30 cells and 29 '/' separators.
-constexpr size_t kMaxPositionText = 64;
+// Position strings longer than this are rejected before they are read:
+// kMaxCells cells and a '/' between rows.
+constexpr size_t kMaxPositionText = 2 * kMaxCells - 1;
 
 std::string Describe(char c) {
   if (c >= 0x21 && c < 0x7f) return absl::StrCat("'", std::string(1, c), "'");
@@ -55,12 +55,11 @@ absl::StatusOr<Game> Game::Create(const GameSpec& spec) {
         absl::StrCat("board ", spec.width, "x", spec.height,
                      ": width and height must be at least 1"));
   }
-  const int limit = spec.gravity ? kMaxGravityCells : kMaxCells;
-  if (spec.width > limit || spec.height > limit ||
-      spec.width * spec.height > limit) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "board ", spec.width, "x", spec.height, " has too many cells: at most ",
-        limit, spec.gravity ? " with gravity" : " without gravity"));
+  if (spec.width > kMaxCells || spec.height > kMaxCells ||
+      spec.width * spec.height > kMaxCells) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("board ", spec.width, "x", spec.height,
+                     " has too many cells: at most ", kMaxCells));
   }
   if (spec.k < 1 || spec.k > std::max(spec.width, spec.height)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -71,7 +70,7 @@ absl::StatusOr<Game> Game::Create(const GameSpec& spec) {
 }
 
 Game::Game(const GameSpec& spec) : spec_(spec) {
-  full_ = (uint32_t{1} << cells()) - 1;  // cells() <= 30
+  full_ = ~Mask{0} >> (kMaxCells - cells());  // cells() <= 64
   bottom_row_ = full_ & ~(full_ >> spec.width);
   FindLines();
   FindSymmetries();
@@ -84,13 +83,13 @@ void Game::FindLines() {
   const int drow[4] = {0, 1, 1, 1};
   const int dcol[4] = {1, 0, 1, -1};
   for (int d = 0; d < 4; ++d) {
-    uint32_t starts = 0;
+    Mask starts = 0;
     for (int row = 0; row < n; ++row) {
       for (int col = 0; col < m; ++col) {
         const int end_row = row + drow[d] * (k - 1);
         const int end_col = col + dcol[d] * (k - 1);
         if (end_row < n && end_col >= 0 && end_col < m) {
-          starts |= uint32_t{1} << (row * m + col);
+          starts |= Mask{1} << (row * m + col);
         }
       }
     }
@@ -107,7 +106,7 @@ void Game::FindLines() {
     assert(line_steps_ < kMaxLineSteps);
     for (int d = 0; d < 4; ++d) {
       step_shift_[line_steps_][d] = step * shift_[d];
-      assert(step_shift_[line_steps_][d] < 32);
+      assert(step_shift_[line_steps_][d] < kMaxCells);
     }
     ++line_steps_;
     len += step;
@@ -143,15 +142,15 @@ void Game::FindSymmetries() {
   // Each symmetry's images of the byte values of a mask.
   auto maps = std::make_shared<std::vector<ByteMaps>>(symmetries_.size());
   for (size_t s = 0; s < symmetries_.size(); ++s) {
-    for (int byte = 0; byte < 4; ++byte) {
+    for (int byte = 0; byte < 8; ++byte) {
       auto& map = (*maps)[s][byte];
       map[0] = 0;
       // v's image is its lowest bit's image and the image of the rest, an
       // entry already made: one step an entry (this runs at every start).
-      for (uint32_t v = 1; v < 256; ++v) {
+      for (Mask v = 1; v < 256; ++v) {
         const int cell = 8 * byte + absl::countr_zero(v);
         map[v] = map[v & (v - 1)] |
-                 (cell < cells() ? uint32_t{1} << symmetries_[s][cell] : 0);
+                 (cell < cells() ? Mask{1} << symmetries_[s][cell] : 0);
       }
     }
   }
@@ -159,23 +158,20 @@ void Game::FindSymmetries() {
 }
 
 Position Game::Canonical(const Position& p, int* symmetry) const {
-  auto key = [](const Position& q) { return uint64_t{q.x} << 32 | q.o; };
-  Position best = p;
-  int best_s = 0;
-  for (size_t s = 1; s < symmetries_.size(); ++s) {
-    const Position image = Transform(p, static_cast<int>(s));
-    if (key(image) < key(best)) {
-      best = image;
-      best_s = static_cast<int>(s);
-    }
+  // (x, o) compared as numbers, x first: one 64-bit key on boards of up to
+  // 32 cells, a 128-bit one past that.
+  if ((full_ >> 32) == 0) {
+    return CanonicalBy(p, symmetry,
+                       [](const Position& q) { return q.x << 32 | q.o; });
   }
-  if (symmetry != nullptr) *symmetry = best_s;
-  return best;
+  return CanonicalBy(p, symmetry, [](const Position& q) {
+    return static_cast<unsigned __int128>(q.x) << 64 | q.o;
+  });
 }
 
 std::vector<int> Game::LegalMoves(const Position& p) const {
   std::vector<int> moves;
-  for (uint32_t mask = LegalMask(p); mask != 0; mask &= mask - 1) {
+  for (Mask mask = LegalMask(p); mask != 0; mask &= mask - 1) {
     moves.push_back(absl::countr_zero(mask));
   }
   return moves;
@@ -188,7 +184,7 @@ absl::StatusOr<int> Game::DropCell(const Position& p, int column) const {
         absl::StrCat("column ", column, " is off the board: expected 0 to ",
                      spec_.width - 1));
   }
-  const uint32_t cell = Playable(p.occupied()) & ColumnMask(column);
+  const Mask cell = Playable(p.occupied()) & ColumnMask(column);
   if (cell == 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("column ", column, " is full"));
@@ -226,8 +222,8 @@ absl::StatusOr<Position> Game::Parse(absl::string_view text) const {
           absl::StrCat("position has more than ", cells(), " cells: a ", m, "x",
                        n, " board has ", cells()));
     }
-    if (c == 'X' || c == 'x') p.x |= uint32_t{1} << cell;
-    if (c == 'O' || c == 'o') p.o |= uint32_t{1} << cell;
+    if (c == 'X' || c == 'x') p.x |= Mask{1} << cell;
+    if (c == 'O' || c == 'o') p.o |= Mask{1} << cell;
     ++cell;
   }
   if (cell != cells()) {
@@ -239,10 +235,10 @@ absl::StatusOr<Position> Game::Parse(absl::string_view text) const {
   return p;
 }
 
-uint32_t Game::ColumnMask(int column) const {
-  uint32_t mask = 0;
+Mask Game::ColumnMask(int column) const {
+  Mask mask = 0;
   for (int row = 0; row < spec_.height; ++row) {
-    mask |= uint32_t{1} << (row * spec_.width + column);
+    mask |= Mask{1} << (row * spec_.width + column);
   }
   return mask;
 }
@@ -305,10 +301,10 @@ bool Game::GravityOrderExists(const Position& start) const {
   std::function<bool(const Position&)> peel = [&](const Position& p) {
     if (p.occupied() == 0) return true;
     if (dead.contains(p)) return false;
-    const uint32_t tops = p.occupied() & ~(p.occupied() << m);
-    for (uint32_t s = tops & p.last_mover(); s != 0; s &= s - 1) {
+    const Mask tops = p.occupied() & ~(p.occupied() << m);
+    for (Mask s = tops & p.last_mover(); s != 0; s &= s - 1) {
       Position before = p;
-      const uint32_t bit = s & -s;
+      const Mask bit = s & -s;
       before.x &= ~bit;
       before.o &= ~bit;
       if (!HasLine(before.x) && !HasLine(before.o) && peel(before)) {
@@ -332,11 +328,11 @@ std::string Game::Format(const Position& p) const {
 
 Position Game::Transform(const Position& p, const Symmetry& s) const {
   Position out;
-  for (uint32_t b = p.x; b != 0; b &= b - 1) {
-    out.x |= uint32_t{1} << s[absl::countr_zero(b)];
+  for (Mask b = p.x; b != 0; b &= b - 1) {
+    out.x |= Mask{1} << s[absl::countr_zero(b)];
   }
-  for (uint32_t b = p.o; b != 0; b &= b - 1) {
-    out.o |= uint32_t{1} << s[absl::countr_zero(b)];
+  for (Mask b = p.o; b != 0; b &= b - 1) {
+    out.o |= Mask{1} << s[absl::countr_zero(b)];
   }
   return out;
 }

@@ -56,10 +56,13 @@
 
 namespace mnk {
 
-// Boards without gravity have at most this many cells; with gravity, far
-// fewer positions are legal and boards may have up to kMaxGravityCells.
-inline constexpr int kMaxCells = 20;
-inline constexpr int kMaxGravityCells = 30;
+// A set of cells: bit i for cell i (Position, legal moves, lines).
+using Mask = uint64_t;
+
+// Boards have at most this many cells, one bit each of a Mask. The rules,
+// position strings and the live search take any such board; what a solve
+// can take depends on its index and memory (solver/retrograde/solver.h).
+inline constexpr int kMaxCells = 64;
 
 // The game-theoretic value of a position for the side to move.
 // kUnreachable marks positions no game reaches (in tables and searches).
@@ -83,16 +86,16 @@ inline Value Negate(Value v) {
 
 // A board: bit i of `x` / `o` is set when cell i holds that player's stone.
 struct Position {
-  uint32_t x = 0;
-  uint32_t o = 0;
+  Mask x = 0;
+  Mask o = 0;
 
-  uint32_t occupied() const { return x | o; }
+  Mask occupied() const { return x | o; }
   int stones() const { return absl::popcount(x | o); }
   // 0 when X is to move (equal counts), 1 when O is to move.
   int side_to_move() const { return stones() & 1; }
   // The stones of the player to move, and of the player who moved last.
-  uint32_t mover() const { return side_to_move() == 0 ? x : o; }
-  uint32_t last_mover() const { return side_to_move() == 0 ? o : x; }
+  Mask mover() const { return side_to_move() == 0 ? x : o; }
+  Mask last_mover() const { return side_to_move() == 0 ? o : x; }
   friend bool operator==(const Position& a, const Position& b) {
     return a.x == b.x && a.o == b.o;
   }
@@ -129,7 +132,7 @@ struct GameSpec {
 };
 
 // A symmetry of the board: stone on cell c goes to cell map[c].
-using Symmetry = std::array<int8_t, kMaxGravityCells>;
+using Symmetry = std::array<int8_t, kMaxCells>;
 
 // Why a position is not legal (Game::Check); kLegal when it is.
 enum class Illegal {
@@ -146,23 +149,23 @@ enum class Illegal {
 class Game {
  public:
   // Checks the parameters: width, height >= 1; 1 <= k <= max(width, height);
-  // at most kMaxCells cells (kMaxGravityCells with gravity). Returns
-  // kInvalidArgument naming the parameter otherwise.
+  // at most kMaxCells cells. Returns kInvalidArgument naming the parameter
+  // otherwise.
   static absl::StatusOr<Game> Create(const GameSpec& spec);
 
   const GameSpec& spec() const { return spec_; }
   int width() const { return spec_.width; }
   int height() const { return spec_.height; }
   int cells() const { return spec_.width * spec_.height; }
-  uint32_t full_mask() const { return full_; }
+  Mask full_mask() const { return full_; }
 
   // True when `stones` contain k in a row in any direction: the hot test of
   // the solver. Runs double: after a step of s, bit c of run[d] says that
   // the cells c, c + shift, ..., c + (len - 1) * shift all hold a stone,
   // for len 1, 2, 4, ... and a last step tops len up to k (k = 4: two steps,
   // not three), the four directions side by side (r0 .. r3).
-  bool HasLine(uint32_t stones) const {
-    uint32_t r0 = stones, r1 = stones, r2 = stones, r3 = stones;
+  bool HasLine(Mask stones) const {
+    Mask r0 = stones, r1 = stones, r2 = stones, r3 = stones;
     for (int i = 0; i < line_steps_; ++i) {
       const int* shift = step_shift_[i];
       r0 &= r0 >> shift[0];
@@ -188,14 +191,14 @@ class Game {
   // The cells a stone may go to on a board whose occupied cells are
   // `occupied`, whether or not the game is over there. Without gravity:
   // every empty cell; with gravity: the lowest empty cell of each column.
-  uint32_t Playable(uint32_t occupied) const {
-    const uint32_t empty = full_ & ~occupied;
+  Mask Playable(Mask occupied) const {
+    const Mask empty = full_ & ~occupied;
     if (!spec_.gravity) return empty;
     return empty & (bottom_row_ | occupied >> spec_.width);
   }
   // Bit mask of the cells the side to move may play: Playable, or nothing
   // once the game is over.
-  uint32_t LegalMask(const Position& p) const {
+  Mask LegalMask(const Position& p) const {
     return IsTerminal(p) ? 0 : Playable(p.occupied());
   }
   // The same cells in ascending order.
@@ -204,7 +207,7 @@ class Game {
   // The position after the side to move plays `cell`, which must be legal.
   static Position Play(const Position& p, int cell) {
     Position next = p;
-    (p.side_to_move() == 0 ? next.x : next.o) |= uint32_t{1} << cell;
+    (p.side_to_move() == 0 ? next.x : next.o) |= Mask{1} << cell;
     return next;
   }
 
@@ -241,7 +244,7 @@ class Game {
       return last_line ? Illegal::kBothLines : Illegal::kMoverLine;
     }
     if (spec_.gravity) {
-      const uint32_t floating =
+      const Mask floating =
           p.occupied() & ~bottom_row_ & ~(p.occupied() >> spec_.width);
       if (floating != 0) return Illegal::kFloating;
     } else if (last_line && !OneStoneMadeEveryLine(p.last_mover())) {
@@ -270,11 +273,15 @@ class Game {
   // lines to lines, so symmetric positions have the same value.
   const std::vector<Symmetry>& symmetries() const { return symmetries_; }
   Position Transform(const Position& p, const Symmetry& s) const;
-  // Bit mask `bits` under symmetries()[s]: four table lookups, one a byte.
-  uint32_t TransformMask(uint32_t bits, int s) const {
+  // Bit mask `bits` under symmetries()[s]: a table lookup a byte, four on
+  // boards of up to 32 cells, eight past that.
+  Mask TransformMask(Mask bits, int s) const {
     const ByteMaps& t = (*byte_maps_)[s];
-    return t[0][bits & 0xff] | t[1][bits >> 8 & 0xff] |
-           t[2][bits >> 16 & 0xff] | t[3][bits >> 24];
+    const Mask low = t[0][bits & 0xff] | t[1][bits >> 8 & 0xff] |
+                     t[2][bits >> 16 & 0xff] | t[3][bits >> 24 & 0xff];
+    if ((full_ >> 32) == 0) return low;  // at most 32 cells
+    return low | t[4][bits >> 32 & 0xff] | t[5][bits >> 40 & 0xff] |
+           t[6][bits >> 48 & 0xff] | t[7][bits >> 56];
   }
   Position Transform(const Position& p, int s) const {
     return {TransformMask(p.x, s), TransformMask(p.o, s)};
@@ -286,7 +293,7 @@ class Game {
   // Canonical(p) == p, stopping at the first smaller image.
   bool IsCanonical(const Position& p) const {
     for (size_t s = 1; s < symmetries_.size(); ++s) {
-      const uint32_t x = TransformMask(p.x, static_cast<int>(s));
+      const Mask x = TransformMask(p.x, static_cast<int>(s));
       if (x < p.x ||
           (x == p.x && TransformMask(p.o, static_cast<int>(s)) < p.o)) {
         return false;
@@ -309,22 +316,37 @@ class Game {
   }
   // True when removing one of `stones` leaves no line: a single last move
   // made every line.
-  bool OneStoneMadeEveryLine(uint32_t stones) const {
-    for (uint32_t s = stones; s != 0; s &= s - 1) {
+  bool OneStoneMadeEveryLine(Mask stones) const {
+    for (Mask s = stones; s != 0; s &= s - 1) {
       if (!HasLine(stones & ~(s & -s))) return true;
     }
     return false;
   }
   bool GravityOrderExists(const Position& p) const;
-  uint32_t ColumnMask(int column) const;
+  // Canonical() with images ordered by key(image).
+  template <typename Key>
+  Position CanonicalBy(const Position& p, int* symmetry, Key key) const {
+    Position best = p;
+    int best_s = 0;
+    for (size_t s = 1; s < symmetries_.size(); ++s) {
+      const Position image = Transform(p, static_cast<int>(s));
+      if (key(image) < key(best)) {
+        best = image;
+        best_s = static_cast<int>(s);
+      }
+    }
+    if (symmetry != nullptr) *symmetry = best_s;
+    return best;
+  }
+  Mask ColumnMask(int column) const;
 
   GameSpec spec_;
-  uint32_t full_ = 0;
-  uint32_t bottom_row_ = 0;
+  Mask full_ = 0;
+  Mask bottom_row_ = 0;
   // Cells (p, p + shift, ..., p + (k-1) * shift) form a line in direction d
   // (right, down, down-right, down-left) for every start p in starts_[d].
   int shift_[4] = {};
-  uint32_t starts_[4] = {};
+  Mask starts_[4] = {};
   // HasLine's steps: step i shifts direction d's runs by step_shift_[i][d].
   static constexpr int kMaxLineSteps = 8;
   int line_steps_ = 0;
@@ -332,7 +354,7 @@ class Game {
   std::vector<Symmetry> symmetries_;
   // byte_maps_[s][b][v]: the image under symmetries_[s] of byte value v in
   // byte b of a mask. Shared: games are copied by value.
-  using ByteMaps = std::array<std::array<uint32_t, 256>, 4>;
+  using ByteMaps = std::array<std::array<Mask, 256>, 8>;
   std::shared_ptr<const std::vector<ByteMaps>> byte_maps_;
 };
 

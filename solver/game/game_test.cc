@@ -130,18 +130,24 @@ TEST(GameTest, FastTransformsAndCanonical) {
 // HasLine's doubling runs against a plain cell-by-cell scan, for every k
 // from 1 to the longest side, on random dense and sparse masks.
 TEST(GameTest, HasLineMatchesAScan) {
-  uint32_t seed = 777;
-  auto next = [&seed] { return seed = seed * 1664525 + 1013904223; };
-  const std::pair<int, int> kBoards[] = {{3, 3},  {4, 4},  {5, 4}, {7, 3},
-                                         {30, 1}, {1, 30}, {6, 5}, {5, 6}};
+  uint64_t seed = 777;  // splitmix64: every bit of a 64-cell board random
+  auto next = [&seed] {
+    uint64_t z = seed += 0x9e3779b97f4a7c15;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+    return z ^ (z >> 31);
+  };
+  const std::pair<int, int> kBoards[] = {
+      {3, 3}, {4, 4}, {5, 4}, {7, 3}, {30, 1}, {1, 30}, {6, 5},
+      {5, 6}, {6, 6}, {7, 5}, {7, 6}, {8, 8},  {64, 1}, {1, 64}};
   for (const auto& board : kBoards) {
     // Copies: a lambda cannot capture a structured binding in C++17.
     const int m = board.first, n = board.second;
     for (int k = 1; k <= std::max(m, n); ++k) {
-      // Boards of over 20 cells exist with gravity only (lines are the same).
+      // Gravity changes nothing in the lines.
       absl::StatusOr<Game> game = Game::Create({m, n, k, m * n > 20});
       ASSERT_TRUE(game.ok()) << m << "x" << n << " k=" << k;
-      auto scan = [&](uint32_t stones) {
+      auto scan = [&](Mask stones) {
         const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
         for (int r = 0; r < n; ++r) {
           for (int c = 0; c < m; ++c) {
@@ -158,13 +164,13 @@ TEST(GameTest, HasLineMatchesAScan) {
         }
         return false;
       };
-      const uint32_t full = game->full_mask();
+      const Mask full = game->full_mask();
       for (int trial = 0; trial < 2000; ++trial) {
         // Dense masks (three random words ORed) make lines of every length.
-        const uint32_t stones = (next() | next() | next()) & full;
+        const Mask stones = (next() | next() | next()) & full;
         ASSERT_EQ(game->HasLine(stones), scan(stones))
             << m << "x" << n << " k=" << k << " stones=" << stones;
-        const uint32_t sparse = stones & next();
+        const Mask sparse = stones & next();
         ASSERT_EQ(game->HasLine(sparse), scan(sparse))
             << m << "x" << n << " k=" << k << " stones=" << sparse;
       }
@@ -179,12 +185,15 @@ TEST(GameTest, CreateRejectsBadParameters) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(Game::Create({3, 3, 0}).status().code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(Game::Create({5, 5, 4}).status().code(),
-            absl::StatusCode::kInvalidArgument);  // 25 cells, no gravity
-  EXPECT_TRUE(Game::Create({5, 5, 4, true}).ok());
-  EXPECT_EQ(Game::Create({7, 6, 4, true}).status().code(),
-            absl::StatusCode::kInvalidArgument);  // 42 cells
-  EXPECT_TRUE(Game::Create({20, 1, 3}).ok());
+  // Any board of up to 64 cells, with or without gravity.
+  EXPECT_TRUE(Game::Create({5, 5, 4}).ok());
+  EXPECT_TRUE(Game::Create({7, 6, 4, true}).ok());
+  EXPECT_TRUE(Game::Create({8, 8, 5}).ok());
+  EXPECT_TRUE(Game::Create({64, 1, 3}).ok());
+  EXPECT_EQ(Game::Create({13, 5, 4}).status().code(),
+            absl::StatusCode::kInvalidArgument);  // 65 cells
+  EXPECT_EQ(Game::Create({65, 1, 3, true}).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(GameTest, LinesInEveryDirection) {
@@ -308,6 +317,78 @@ TEST(GameTest, Gravity) {
   EXPECT_NE(unreachable.status().message().find("no order of moves"),
             std::string::npos);
   EXPECT_TRUE(game.Parse("..../..../O.../X...").ok());
+}
+
+// Boards past 32 cells: stones on cells 32 to 63 are bits of the upper half
+// of a Mask, in the rules, position strings and symmetries.
+TEST(GameTest, BoardsPast32Cells) {
+  const Game connect4 = *Game::Create({7, 6, 4, true});
+  EXPECT_EQ(connect4.symmetries().size(), 2u);
+  // X on the bottom row, columns 0 to 3 (cells 35 to 38), O above it.
+  Position p;
+  for (int column : {0, 0, 1, 1, 2, 2, 3}) {
+    p = Game::Play(p, *connect4.DropCell(p, column));
+  }
+  EXPECT_EQ(p.x, Mask{0xf} << 35);
+  EXPECT_EQ(connect4.Format(p),
+            "......./......./......./......./OOO..../XXXX...");
+  EXPECT_EQ(connect4.Primitive(p), Value::kLoss);  // O to move, X has four
+  EXPECT_EQ(*connect4.Parse(connect4.Format(p)), p);
+  // The mirror: column c goes to column 6 - c, cell 35 to cell 41.
+  EXPECT_EQ(connect4.Transform(p, 1).x, Mask{0xf} << 38);
+  int symmetry = -1;
+  EXPECT_EQ(connect4.Canonical(connect4.Transform(p, 1), &symmetry), p);
+  EXPECT_EQ(symmetry, 1);
+  // A full column, a floating stone.
+  Position column;
+  for (int i = 0; i < 6; ++i) {
+    column = Game::Play(column, *connect4.DropCell(column, 6));
+  }
+  EXPECT_EQ(connect4.DropCell(column, 6).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(connect4.Parse("X....../......./......./......./......./......O")
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+
+  for (const auto& [m, n] : {std::pair{6, 6}, std::pair{7, 5}}) {
+    const Game game = *Game::Create({m, n, 4, true});
+    Position q;
+    for (int i = 0; i < m * n; ++i) {  // fill the board column by column
+      q = Game::Play(q, *game.DropCell(q, (i / n) % m));
+      if (game.IsTerminal(q)) break;
+    }
+    ASSERT_TRUE(game.IsReachable(q)) << game.Format(q);
+    EXPECT_EQ(*game.Parse(game.Format(q)), q) << m << "x" << n;
+  }
+
+  // 8x8 without gravity: the main diagonal's last five cells, 27 to 63.
+  const Game eight = *Game::Create({8, 8, 5});
+  EXPECT_EQ(eight.symmetries().size(), 8u);
+  EXPECT_EQ(eight.full_mask(), ~Mask{0});
+  const Mask diagonal = Mask{1} << 27 | Mask{1} << 36 | Mask{1} << 45 |
+                        Mask{1} << 54 | Mask{1} << 63;
+  EXPECT_TRUE(eight.HasLine(diagonal));
+  EXPECT_FALSE(eight.HasLine(diagonal & ~(Mask{1} << 63)));
+  const Position line{diagonal,
+                      Mask{1} | Mask{1} << 1 | Mask{1} << 2 | Mask{1} << 3};
+  EXPECT_EQ(eight.Primitive(line), Value::kLoss);
+  EXPECT_EQ(eight.Format(line),
+            "OOOO..../......../......../...X..../....X.../.....X../"
+            "......X./.......X");
+  EXPECT_EQ(*eight.Parse(eight.Format(line)), line);
+  // The anti-transpose maps the main diagonal to itself and the top row to
+  // the right column.
+  for (int s = 0; s < 8; ++s) {
+    EXPECT_EQ(
+        eight.Transform(eight.Transform(line, s), s).x == line.x,
+        eight.TransformMask(eight.TransformMask(diagonal, s), s) == diagonal);
+  }
+  EXPECT_EQ(eight.Canonical(line).x,
+            eight.Canonical(eight.Transform(line, 5)).x);
+  // 64 cells and 63 '/' at most; longer text is refused before it is read.
+  EXPECT_EQ(eight.Parse(std::string(128, '.')).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

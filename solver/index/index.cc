@@ -11,17 +11,24 @@ PositionIndex::PositionIndex(const Game& game)
       width_(game.width()),
       height_(game.height()),
       cells_(game.cells()) {
+  // Every count below is checked for overflow: a board whose index passes
+  // 2^64 entries is marked as not fitting.
+  auto add = [&](uint64_t a, uint64_t b) {
+    uint64_t sum = 0;
+    fits_ &= !__builtin_add_overflow(a, b, &sum);
+    return sum;
+  };
   if (gravity_) {
     column_mask_.assign(width_, 0);
     for (int cell = 0; cell < cells_; ++cell) {
-      column_mask_[cell % width_] |= uint32_t{1} << cell;
+      column_mask_[cell % width_] |= Mask{1} << cell;
     }
     ways_.assign(width_ + 1, std::vector<uint64_t>(cells_ + 1, 0));
     ways_[width_][0] = 1;
     for (int c = width_ - 1; c >= 0; --c) {
       for (int s = 0; s <= cells_; ++s) {
         for (int h = 0; h <= height_ && h <= s; ++h) {
-          ways_[c][s] += ways_[c + 1][s - h];
+          ways_[c][s] = add(ways_[c][s], ways_[c + 1][s - h]);
         }
       }
     }
@@ -29,15 +36,17 @@ PositionIndex::PositionIndex(const Game& game)
   offsets_.push_back(0);
   for (int stones = 0; stones <= cells_; ++stones) {
     shapes_.push_back(gravity_ ? ways_[0][stones] : Binomial(cells_, stones));
-    offsets_.push_back(offsets_.back() + shapes_.back() * patterns(stones));
+    uint64_t layer = 0;
+    fits_ &= !__builtin_mul_overflow(shapes_.back(), patterns(stones), &layer);
+    offsets_.push_back(add(offsets_.back(), layer));
   }
 }
 
-uint64_t PositionIndex::ShapeRank(uint32_t occupied) const {
+uint64_t PositionIndex::ShapeRank(Mask occupied) const {
   uint64_t rank = 0;
   if (!gravity_) {
     int i = 1;
-    for (uint32_t s = occupied; s != 0; s &= s - 1, ++i) {
+    for (Mask s = occupied; s != 0; s &= s - 1, ++i) {
       rank += Binomial(absl::countr_zero(s), i);
     }
     return rank;
@@ -51,14 +60,14 @@ uint64_t PositionIndex::ShapeRank(uint32_t occupied) const {
   return rank;
 }
 
-uint32_t PositionIndex::Shape(int stones, uint64_t rank) const {
+Mask PositionIndex::Shape(int stones, uint64_t rank) const {
   assert(rank < shapes_[stones]);
-  uint32_t occupied = 0;
+  Mask occupied = 0;
   if (!gravity_) {
     int cell = cells_ - 1;
     for (int i = stones; i >= 1; --i) {
       while (Binomial(cell, i) > rank) --cell;
-      occupied |= uint32_t{1} << cell;
+      occupied |= Mask{1} << cell;
       rank -= Binomial(cell, i);
       --cell;
     }
@@ -69,14 +78,14 @@ uint32_t PositionIndex::Shape(int stones, uint64_t rank) const {
     int h = 0;
     while (rank >= ways_[c + 1][left - h]) rank -= ways_[c + 1][left - h++];
     for (int row = height_ - 1; row >= height_ - h; --row) {
-      occupied |= uint32_t{1} << (row * width_ + c);
+      occupied |= Mask{1} << (row * width_ + c);
     }
     left -= h;
   }
   return occupied;
 }
 
-uint32_t PositionIndex::NextShape(uint32_t occupied) const {
+Mask PositionIndex::NextShape(Mask occupied) const {
   if (!gravity_) return NextCombination(occupied);
   const int stones = absl::popcount(occupied);
   return Shape(stones, ShapeRank(occupied) + 1);
@@ -88,8 +97,8 @@ Position PositionIndex::At(uint64_t index) const {
   while (offsets_[stones + 1] <= index) ++stones;
   index -= offsets_[stones];
   const uint64_t pattern_count = patterns(stones);
-  const uint32_t occupied = Shape(stones, index / pattern_count);
-  const uint32_t slots = UnrankPattern(stones, index % pattern_count);
+  const Mask occupied = Shape(stones, index / pattern_count);
+  const Mask slots = UnrankPattern(stones, index % pattern_count);
   Position p;
   p.o = Deposit(slots, occupied);
   p.x = occupied & ~p.o;

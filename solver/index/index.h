@@ -60,9 +60,9 @@ namespace index_internal {
 
 // Pascal's triangle up to 32, built at compile time.
 struct BinomialTable {
-  uint64_t c[33][33];
+  uint64_t c[kMaxCells + 1][kMaxCells + 1];
   constexpr BinomialTable() : c() {
-    for (int n = 0; n <= 32; ++n) {
+    for (int n = 0; n <= kMaxCells; ++n) {
       c[n][0] = 1;
       for (int k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + c[n - 1][k];
     }
@@ -76,6 +76,10 @@ class PositionIndex {
  public:
   explicit PositionIndex(const Game& game);
 
+  // Whether the index has at most 2^64 - 1 entries. When it has more (7x6
+  // without gravity: about 3^42), size() and the offsets are meaningless:
+  // no table or solve can use it, and they say so.
+  bool fits() const { return fits_; }
   // Number of indices, over all layers.
   uint64_t size() const { return offsets_.back(); }
   int cells() const { return cells_; }
@@ -89,7 +93,7 @@ class PositionIndex {
   // The index of `p`, which must have a legal piece count (and, with gravity,
   // no floating stone).
   uint64_t Index(const Position& p) const {
-    const uint32_t occ = p.occupied();
+    const Mask occ = p.occupied();
     const int stones = absl::popcount(occ);
     return offsets_[stones] + ShapeRank(occ) * patterns(stones) +
            PatternRank(p.o, occ);
@@ -98,16 +102,16 @@ class PositionIndex {
   Position At(uint64_t index) const;
 
   // Shapes: the occupied cells, ranked as in the file comment.
-  uint64_t ShapeRank(uint32_t occupied) const;
-  uint32_t Shape(int stones, uint64_t rank) const;
+  uint64_t ShapeRank(Mask occupied) const;
+  Mask Shape(int stones, uint64_t rank) const;
   // The shape after `occupied` in rank order (undefined after the last).
-  uint32_t NextShape(uint32_t occupied) const;
+  Mask NextShape(Mask occupied) const;
 
   // Patterns: bit j set when the j-th occupied cell holds O.
-  uint64_t PatternRank(uint32_t o, uint32_t occupied) const {
+  uint64_t PatternRank(Mask o, Mask occupied) const {
     uint64_t rank = 0;
     int i = 1;
-    for (uint32_t s = o; s != 0; s &= s - 1, ++i) {
+    for (Mask s = o; s != 0; s &= s - 1, ++i) {
       const int slot = absl::popcount(occupied & ((s & -s) - 1));
       rank += Binomial(slot, i);
     }
@@ -115,20 +119,20 @@ class PositionIndex {
   }
   // The O slots of the pattern of rank `rank` < patterns(stones) (colex
   // unrank: the lowest stones / 2 slots for rank 0).
-  static uint32_t UnrankPattern(int stones, uint64_t rank) {
-    uint32_t slots = 0;
+  static Mask UnrankPattern(int stones, uint64_t rank) {
+    Mask slots = 0;
     int slot = stones - 1;
     for (int i = stones / 2; i >= 1; --i) {
       while (Binomial(slot, i) > rank) --slot;
-      slots |= uint32_t{1} << slot;
+      slots |= Mask{1} << slot;
       rank -= Binomial(slot, i);
       --slot;
     }
     return slots;
   }
   // The O stones (as cells) of pattern `slots` over `occupied`.
-  static uint32_t Deposit(uint32_t slots, uint32_t occupied) {
-    uint32_t cells = 0;
+  static Mask Deposit(Mask slots, Mask occupied) {
+    Mask cells = 0;
     for (int j = 0; occupied != 0; occupied &= occupied - 1, ++j) {
       if (slots >> j & 1) cells |= occupied & -occupied;
     }
@@ -137,29 +141,30 @@ class PositionIndex {
 
   // Gosper's step: the next larger mask with as many bits set, which is the
   // next subset of that size in colex order. `set` must not be 0.
-  static uint32_t NextCombination(uint32_t set) {
-    const uint32_t low = set & -set;
-    const uint32_t ripple = set + low;
+  static Mask NextCombination(Mask set) {
+    const Mask low = set & -set;
+    const Mask ripple = set + low;
     return ripple | ((set ^ ripple) >> (2 + absl::countr_zero(low)));
   }
 
-  // C(n, k) for 0 <= n, k <= 32; 0 when k > n. No branch: the solver's
-  // inner loop uses it.
+  // C(n, k) for 0 <= n, k <= kMaxCells; 0 when k > n. No branch: the
+  // solver's inner loop uses it.
   static uint64_t Binomial(int n, int k) {
-    assert(n >= 0 && n <= 32 && k >= 0 && k <= 32);
+    assert(n >= 0 && n <= kMaxCells && k >= 0 && k <= kMaxCells);
     return index_internal::kBinomial.c[n][k];
   }
 
  private:
-  int Height(uint32_t occupied, int column) const {
+  int Height(Mask occupied, int column) const {
     return absl::popcount(occupied & column_mask_[column]);
   }
 
   bool gravity_;
+  bool fits_ = true;
   int width_, height_, cells_;
   std::vector<uint64_t> offsets_;  // cells_ + 2 entries
   std::vector<uint64_t> shapes_;   // per layer
-  std::vector<uint32_t> column_mask_;
+  std::vector<Mask> column_mask_;
   // ways_[c][s]: height vectors of columns c..m-1 summing to s (gravity).
   std::vector<std::vector<uint64_t>> ways_;
 };

@@ -4,7 +4,7 @@
 //   mnk::LayerWalker walker(game, index, /*stones=*/2);
 //   walker.Walk(0, index.shapes(2), [&](uint64_t i, const mnk::Position& p) {
 //     walker.PrepareChildren();
-//     for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
+//     for (Mask s = walker.legal(); s != 0; s &= s - 1) {
 //       uint64_t child = walker.Child(absl::countr_zero(s));  // == Index(...)
 //     }
 //   });
@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "absl/base/attributes.h"
 #include "absl/numeric/bits.h"
 #include "solver/game/game.h"
 #include "solver/index/index.h"
@@ -74,18 +75,18 @@ class LayerWalker {
     if (begin >= end) return;
     uint64_t shape = begin / patterns_;
     uint64_t r = begin % patterns_;
-    uint32_t occupied = index_.Shape(stones_, shape);
+    Mask occupied = index_.Shape(stones_, shape);
     uint64_t global = index_.layer_offset(stones_) + begin;
     for (uint64_t left = end - begin;;) {
       PrepareShape(occupied);
       // The O slots of pattern r (the lowest stones / 2 of them for r = 0).
-      uint32_t slots = PositionIndex::UnrankPattern(stones_, r);
+      Mask slots = PositionIndex::UnrankPattern(stones_, r);
       const uint64_t stop = std::min<uint64_t>(patterns_, r + left);
       left -= stop - r;
       for (; r < stop; ++r, ++global) {
         slots_ = slots;
         Position p;
-        for (uint32_t b = slots; b != 0; b &= b - 1) {
+        for (Mask b = slots; b != 0; b &= b - 1) {
           p.o |= cell_bit_[absl::countr_zero(b)];
         }
         p.x = occupied & ~p.o;
@@ -100,12 +101,12 @@ class LayerWalker {
 
   // The cells a move can go to from the current shape (ignoring whether the
   // position is terminal).
-  uint32_t legal() const { return legal_; }
+  Mask legal() const { return legal_; }
 
   // Global index of the current position's child after a move to `cell`.
   uint64_t Child(int cell) const {
     const int jc = slot_[cell];
-    const int t = absl::popcount(slots_ & ((uint32_t{1} << jc) - 1));
+    const int t = absl::popcount(slots_ & ((Mask{1} << jc) - 1));
     const uint64_t pattern = x_moves_ ? low_pattern_[t] + high_pattern_[t]
                                       : low_pattern_[t] +
                                             PositionIndex::Binomial(jc, t + 1) +
@@ -114,14 +115,13 @@ class LayerWalker {
   }
 
   // Makes Child() work for the current position (not the full board).
-  void PrepareChildren() {
-    const uint32_t slots = slots_;
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void PrepareChildren() {
+    const Mask slots = slots_;
     // O slots s_0 < s_1 < ...: a stone added at slot jc moves every O slot at
     // or above jc up by one; an O stone there also takes index t.
-    int s[kMaxGravityCells];
+    int s[kMaxCells];
     int count = 0;
-    for (uint32_t b = slots; b != 0; b &= b - 1)
-      s[count++] = absl::countr_zero(b);
+    for (Mask b = slots; b != 0; b &= b - 1) s[count++] = absl::countr_zero(b);
     low_pattern_[0] = 0;
     for (int i = 0; i < count; ++i) {
       low_pattern_[i + 1] =
@@ -136,18 +136,18 @@ class LayerWalker {
   }
 
  private:
-  void PrepareShape(uint32_t occupied) {
+  void PrepareShape(Mask occupied) {
     legal_ = game_.Playable(occupied);
     // Occupied cells c_0 < c_1 < ...: low[j] sums C(c_i, i + 1) for i < j,
     // high[j] sums C(c_i, i + 2) for i >= j (their slot moves up by one).
-    int cells[kMaxGravityCells];
+    int cells[kMaxCells];
     int count = 0;
-    for (uint32_t s = occupied; s != 0; s &= s - 1) {
+    for (Mask s = occupied; s != 0; s &= s - 1) {
       cells[count] = absl::countr_zero(s);
       cell_bit_[count++] = s & -s;
     }
     if (stones_ == index_.cells()) return;
-    uint64_t low[kMaxGravityCells + 1], high[kMaxGravityCells + 1];
+    uint64_t low[kMaxCells + 1], high[kMaxCells + 1];
     low[0] = 0;
     for (int j = 0; j < count; ++j) {
       low[j + 1] = low[j] + PositionIndex::Binomial(cells[j], j + 1);
@@ -156,13 +156,13 @@ class LayerWalker {
     for (int j = count - 1; j >= 0; --j) {
       high[j] = high[j + 1] + PositionIndex::Binomial(cells[j], j + 2);
     }
-    for (uint32_t s = legal_; s != 0; s &= s - 1) {
+    for (Mask s = legal_; s != 0; s &= s - 1) {
       const int cell = absl::countr_zero(s);
-      const int jc = absl::popcount(occupied & ((uint32_t{1} << cell) - 1));
+      const int jc = absl::popcount(occupied & ((Mask{1} << cell) - 1));
       slot_[cell] = jc;
       const uint64_t child_shape =
           game_.spec().gravity
-              ? index_.ShapeRank(occupied | uint32_t{1} << cell)
+              ? index_.ShapeRank(occupied | Mask{1} << cell)
               : low[jc] + PositionIndex::Binomial(cell, jc + 1) + high[jc];
       child_base_[cell] = child_offset_ + child_shape * child_patterns_;
     }
@@ -175,13 +175,13 @@ class LayerWalker {
   const uint64_t patterns_;
   const uint64_t child_patterns_;
   const uint64_t child_offset_;
-  uint32_t legal_ = 0;
-  uint32_t slots_ = 0;
-  uint32_t cell_bit_[kMaxGravityCells];
-  int slot_[kMaxGravityCells];
-  uint64_t child_base_[kMaxGravityCells];  // index of the child's block
-  uint64_t low_pattern_[kMaxGravityCells + 1];
-  uint64_t high_pattern_[kMaxGravityCells + 1];
+  Mask legal_ = 0;
+  Mask slots_ = 0;
+  Mask cell_bit_[kMaxCells];
+  int slot_[kMaxCells];
+  uint64_t child_base_[kMaxCells];  // index of the child's block
+  uint64_t low_pattern_[kMaxCells + 1];
+  uint64_t high_pattern_[kMaxCells + 1];
 };
 
 }  // namespace mnk

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <chrono>
 #include <cstring>
@@ -73,7 +74,7 @@ struct alignas(64) Counts {
   uint64_t n[kCounts] = {};
   // Scratch for CountFixed: the last shape seen and the symmetries (bit s
   // for symmetries()[s]) that leave it unchanged.
-  uint32_t shape = ~uint32_t{0};
+  Mask shape = ~Mask{0};
   uint32_t shape_symmetries = 0;
 
   // Burnside's lemma: there are as many symmetry classes as positions fixed
@@ -81,8 +82,9 @@ struct alignas(64) Counts {
   // shape (the occupied cells) can fix a position; few do, and the walker
   // visits a shape's positions one after another, so this costs one shape
   // check a shape and a compare a position.
-  void CountFixed(const Game& game, const Position& p) {
-    const uint32_t occupied = p.occupied();
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void CountFixed(const Game& game,
+                                               const Position& p) {
+    const Mask occupied = p.occupied();
     if (occupied != shape) {
       shape = occupied;
       shape_symmetries = 0;
@@ -136,6 +138,22 @@ uint64_t DefaultMemoryLimit() {
   const long page = sysconf(_SC_PAGESIZE);
   if (pages <= 0 || page <= 0) return uint64_t{16} << 30;
   return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 4 * 3;
+}
+
+absl::Status CheckSolvable(const Game& game) {
+  if (game.cells() > kMaxTableCells) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(game.spec().Name(), " has ", game.cells(),
+                     " cells: tables hold boards of at most ", kMaxTableCells,
+                     " (a remoteness takes 6 bits)"));
+  }
+  if (!PositionIndex(game).fits()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the index of ", game.spec().Name(),
+        " would have 2^64 entries or more: no table of it can be made (its "
+        "positions can still be played and searched)"));
+  }
+  return absl::OkStatus();
 }
 
 uint64_t SolveBytes(const Game& game, const SolveOptions& options) {
@@ -305,7 +323,7 @@ class LayeredSolver {
             [&](LayerWalker& walker, uint64_t i, const Position& p, Counts&) {
               if (!IsReached(bits, i - offset) || game_.IsTerminal(p)) return;
               walker.PrepareChildren();
-              for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
+              for (Mask s = walker.legal(); s != 0; s &= s - 1) {
                 const uint64_t j =
                     walker.Child(absl::countr_zero(s)) - next_offset;
                 __atomic_fetch_or(&next_bits[j >> 6], uint64_t{1} << (j & 63),
@@ -484,9 +502,9 @@ class LayeredSolver {
     const uint64_t patterns = index_.patterns(stones);
     const uint64_t child_patterns = index_.patterns(below);
     const uint64_t last_shape = (r.end - 1) / patterns;
-    uint32_t occupied = index_.Shape(stones, r.begin / patterns);
+    Mask occupied = index_.Shape(stones, r.begin / patterns);
     for (uint64_t shape = r.begin / patterns;; ++shape) {
-      for (uint32_t s = game_.Playable(occupied); s != 0; s &= s - 1) {
+      for (Mask s = game_.Playable(occupied); s != 0; s &= s - 1) {
         const uint64_t child = index_.ShapeRank(occupied | (s & -s));
         const uint64_t first = child * child_patterns >> shift;
         const uint64_t last = ((child + 1) * child_patterns - 1) >> shift;
@@ -710,6 +728,8 @@ class LayeredSolver {
                                           visit(walker, i, p, mine);
                                         });
                      progress_.Add(to - from);
+                     index_visits_.fetch_add(to - from,
+                                             std::memory_order_relaxed);
                    });
     Counts total;
     for (const Counts& c : counts) total.Add(c);
@@ -742,7 +762,7 @@ class LayeredSolver {
       walker.PrepareChildren();
       int best = -(1 << 20);
       uint8_t best_child = 0;
-      for (uint32_t s = walker.legal(); s != 0; s &= s - 1) {
+      for (Mask s = walker.legal(); s != 0; s &= s - 1) {
         const int cell = absl::countr_zero(s);
         const uint8_t child = children(walker.Child(cell));
         const int score = kChildScores.score[child];
@@ -768,6 +788,7 @@ class LayeredSolver {
     stats.per_ply[stones] = counts.n[kReachable];
     for (int k = 0; k < kFixed; ++k) stats.*kStatOf[k] += counts.n[k];
     fixed_ += counts.n[kFixed];
+    stats.index_visits = index_visits_.load(std::memory_order_relaxed);
     if (stones == 0) {
       const uint64_t images = stats.reachable + fixed_;
       assert(images % game_.symmetries().size() == 0);
@@ -825,8 +846,9 @@ class LayeredSolver {
   // reads (their bytes), and pointers to them (null: not loaded).
   std::vector<std::string> child_tiers_;
   std::vector<const uint8_t*> child_pointers_;
-  uint64_t child_offset_ = 0;  // its first index
-  uint64_t fixed_ = 0;         // Counts::fixed of the layers so far
+  uint64_t child_offset_ = 0;              // its first index
+  uint64_t fixed_ = 0;                     // Counts::fixed of the layers so far
+  std::atomic<uint64_t> index_visits_{0};  // SolveStats::index_visits
   // Compressed: each even layer's sections (by stones / 2), as solved.
   std::vector<std::vector<std::string>> layers_ =
       std::vector<std::vector<std::string>>(game_.cells() / 2 + 1);
@@ -861,6 +883,7 @@ absl::StatusOr<std::optional<WorkDir>> OpenWorkDir(const Game& game,
 
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  if (absl::Status s = CheckSolvable(game); !s.ok()) return s;
   const PositionIndex index(game);
   const bool forward =
       !game.reachability_is_local() || options.forward_reachability;

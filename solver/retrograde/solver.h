@@ -108,6 +108,10 @@ struct SolveStats {
   // Tiers this process solved, took from the work dir, and found damaged
   // there (so solved again).
   uint64_t tiers_solved = 0, tiers_loaded = 0, tiers_redone = 0;
+  // Indices this process walked, reachable or not, in the forward pass and
+  // the solve (what a solve's time follows: an unreachable index costs
+  // nearly as much as a reachable one).
+  uint64_t index_visits = 0;
 };
 
 // What a solve found, kept as its layout says (only by the process that
@@ -147,7 +151,13 @@ struct Solution {
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 
 // The bytes Solve() would need (it refuses more than options.max_bytes).
+// Only for games CheckSolvable accepts.
 uint64_t SolveBytes(const Game& game, const SolveOptions& options);
+
+// kInvalidArgument, saying why, for a game no table can hold whatever the
+// memory: one whose index has 2^64 entries or more (7x6 without gravity),
+// or with more than kMaxTableCells cells (table/record.h).
+absl::Status CheckSolvable(const Game& game);
 
 }  // namespace mnk
 

@@ -63,7 +63,7 @@ int PlainNegamax(const Game& game, const Position& p, int ply, int alpha,
     return EndScore(*end, ply);
   }
   int best = -kInfinity;
-  for (uint32_t s = game.LegalMask(p); s != 0; s &= s - 1) {
+  for (Mask s = game.LegalMask(p); s != 0; s &= s - 1) {
     const int score = -PlainNegamax(game, Game::Play(p, absl::countr_zero(s)),
                                     ply + 1, -beta, -alpha, nodes);
     best = std::max(best, score);
@@ -86,7 +86,8 @@ SearchResult AlphaBeta(const Game& game, const Position& p, uint64_t* nodes) {
 }
 
 struct AlphaBetaSearch::Entry {
-  uint64_t key = ~uint64_t{0};
+  // The whole position: boards of up to 64 cells need both masks.
+  Position key{~Mask{0}, ~Mask{0}};
   int16_t score = 0;
   uint8_t bound = 0;  // kExact, kLower or kUpper
 };
@@ -112,15 +113,17 @@ int AlphaBetaSearch::Negamax(const Position& p, int alpha, int beta) {
   if (const std::optional<Value> end = game_.Primitive(p)) {
     return EndScore(*end, 0);
   }
-  const uint32_t legal = game_.LegalMask(p);
+  const Mask legal = game_.LegalMask(p);
   // A move that ends the game with the opponent lost is the best there is.
-  for (uint32_t s = legal; s != 0; s &= s - 1) {
+  for (Mask s = legal; s != 0; s &= s - 1) {
     if (game_.Primitive(Game::Play(p, absl::countr_zero(s))) == Value::kLoss) {
       return kMateScore - 1;
     }
   }
-  const uint64_t key = p.x | uint64_t{p.o} << 32;
-  Entry& entry = table_[(key * 0x9E3779B97F4A7C15ull) >> shift_];
+  const Position key = p;
+  Entry& entry =
+      table_[((p.x * 0x9E3779B97F4A7C15ull) ^ (p.o * 0xC2B2AE3D27D4EB4Full)) >>
+             shift_];
   const int alpha0 = alpha;
   if (entry.key == key) {
     const int score = entry.score;
@@ -130,7 +133,7 @@ int AlphaBetaSearch::Negamax(const Position& p, int alpha, int beta) {
     if (alpha >= beta) return score;
   }
   int best = -kInfinity;
-  for (uint32_t s = legal; s != 0; s &= s - 1) {
+  for (Mask s = legal; s != 0; s &= s - 1) {
     // Child scores are one ply further from the end: a child score c
     // becomes -c moved one step towards zero, and the window moves back.
     const int child = Negamax(Game::Play(p, absl::countr_zero(s)),
