@@ -71,7 +71,7 @@ absl::StatusOr<Game> Game::Create(const GameSpec& spec) {
 
 Game::Game(const GameSpec& spec) : spec_(spec) {
   full_ = ~Mask{0} >> (kMaxCells - cells());  // cells() <= 64
-  bottom_row_ = full_ & ~(full_ >> spec.width);
+  bottom_row_ = full_ & ~RowUp(full_);
   FindLines();
   FindSymmetries();
 }
@@ -280,8 +280,7 @@ absl::Status Game::Validate(const Position& p) const {
     case Illegal::kFloating:
       return absl::InvalidArgumentError(absl::StrCat(
           "stone at cell ",
-          absl::countr_zero(p.occupied() & ~bottom_row_ &
-                            ~(p.occupied() >> spec_.width)),
+          absl::countr_zero(p.occupied() & ~bottom_row_ & ~RowUp(p.occupied())),
           " is floating: with gravity every stone rests on the bottom row or "
           "on another stone"));
     case Illegal::kNoOrder:
@@ -296,12 +295,11 @@ bool Game::GravityOrderExists(const Position& start) const {
   // Takes stones off the tops of columns, last mover's first, alternating,
   // with no line before the last move: `start` is reachable when this can
   // empty the board. Dead ends are memoised.
-  const int m = spec_.width;
   absl::flat_hash_set<Position> dead;
   std::function<bool(const Position&)> peel = [&](const Position& p) {
     if (p.occupied() == 0) return true;
     if (dead.contains(p)) return false;
-    const Mask tops = p.occupied() & ~(p.occupied() << m);
+    const Mask tops = p.occupied() & ~RowDown(p.occupied());
     for (Mask s = tops & p.last_mover(); s != 0; s &= s - 1) {
       Position before = p;
       const Mask bit = s & -s;

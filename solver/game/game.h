@@ -194,7 +194,7 @@ class Game {
   Mask Playable(Mask occupied) const {
     const Mask empty = full_ & ~occupied;
     if (!spec_.gravity) return empty;
-    return empty & (bottom_row_ | occupied >> spec_.width);
+    return empty & (bottom_row_ | RowUp(occupied));
   }
   // Bit mask of the cells the side to move may play: Playable, or nothing
   // once the game is over.
@@ -244,8 +244,7 @@ class Game {
       return last_line ? Illegal::kBothLines : Illegal::kMoverLine;
     }
     if (spec_.gravity) {
-      const Mask floating =
-          p.occupied() & ~bottom_row_ & ~(p.occupied() >> spec_.width);
+      const Mask floating = p.occupied() & ~bottom_row_ & ~RowUp(p.occupied());
       if (floating != 0) return Illegal::kFloating;
     } else if (last_line && !OneStoneMadeEveryLine(p.last_mover())) {
       return Illegal::kUnexplainedLines;
@@ -323,6 +322,15 @@ class Game {
     return false;
   }
   bool GravityOrderExists(const Position& p) const;
+  // `cells` one row up (cell c to c - width) or down: in two shifts, so
+  // that a one-row board of 64 cells shifts everything out, as a shift by
+  // 64 would not.
+  Mask RowUp(Mask cells) const {
+    return cells >> (spec_.width / 2) >> (spec_.width - spec_.width / 2);
+  }
+  Mask RowDown(Mask cells) const {
+    return cells << (spec_.width / 2) << (spec_.width - spec_.width / 2);
+  }
   // Canonical() with images ordered by key(image).
   template <typename Key>
   Position CanonicalBy(const Position& p, int* symmetry, Key key) const {
