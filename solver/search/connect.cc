@@ -1,0 +1,384 @@
+#include "solver/search/connect.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+#include "absl/numeric/bits.h"
+#include "absl/strings/str_cat.h"
+#include "solver/game/policy.h"
+
+namespace mnk {
+namespace {
+
+// The moves of one node, best first: by score (higher first), ties in the
+// order they were added.
+class MoveList {
+ public:
+  void Add(uint64_t move, int score) {
+    int i = size_++;
+    for (; i > 0 && moves_[i - 1].score < score; --i) moves_[i] = moves_[i - 1];
+    moves_[i] = {move, score};
+  }
+  int size() const { return size_; }
+  uint64_t operator[](int i) const { return moves_[i].move; }
+
+ private:
+  struct Scored {
+    uint64_t move;
+    int score;
+  };
+  Scored moves_[64];
+  int size_ = 0;
+};
+
+}  // namespace
+
+// Bounds on a position's score: lower <= score <= upper. key 0 is empty.
+struct ConnectSearch::Entry {
+  uint64_t key;
+  int8_t lower;
+  int8_t upper;
+  // 1 + the column of the move that last refuted a window here, 0 when
+  // none: tried first next time. A column of the key's orientation (the
+  // mirror's when the mirror has the smaller key).
+  uint8_t refutation;
+};
+
+void ConnectSearch::Free::operator()(Entry* e) const { std::free(e); }
+
+absl::StatusOr<std::unique_ptr<ConnectSearch>> ConnectSearch::Create(
+    const Game& game, const ConnectSearchOptions& options) {
+  const GameSpec& spec = game.spec();
+  if (!spec.gravity) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the exact search plays Connect-style games (with gravity); ",
+        spec.Name(), " has none"));
+  }
+  if (spec.misere) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the exact search plays the normal game, not misère (",
+                     spec.Name(), ")"));
+  }
+  if (spec.width * (spec.height + 1) > 64) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the exact search needs width x (height + 1) <= 64 bits; ",
+                     spec.Name(), " needs ", spec.width * (spec.height + 1)));
+  }
+  if (options.table_bits < kMinTableBits ||
+      options.table_bits > kMaxTableBits) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("table_bits is ", options.table_bits, ": expected ",
+                     kMinTableBits, " to ", kMaxTableBits));
+  }
+  std::unique_ptr<ConnectSearch> search(new ConnectSearch(game, options));
+  if (search->table_ == nullptr) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "cannot allocate the search's table of 2^", options.table_bits,
+        " entries (", sizeof(Entry) << options.table_bits, " bytes)"));
+  }
+  return search;
+}
+
+ConnectSearch::ConnectSearch(const Game& game,
+                             const ConnectSearchOptions& options)
+    : game_(game),
+      width_(game.width()),
+      height_(game.height()),
+      k_(game.spec().k),
+      cells_(game.cells()),
+      table_(static_cast<Entry*>(
+          std::calloc(size_t{1} << options.table_bits, sizeof(Entry)))),
+      table_shift_(64 - options.table_bits) {
+  const int column = height_ + 1;
+  for (int c = 0; c < width_; ++c) {
+    bottom_ |= uint64_t{1} << (c * column);
+  }
+  board_ = bottom_ * ((uint64_t{1} << height_) - 1);
+  for (int c = 0; c < width_; ++c) {
+    column_[c] = ((uint64_t{1} << height_) - 1) << (c * column);
+  }
+  for (int i = 0; i < width_ * column; ++i) {
+    mirror_bit_[i] = uint64_t{1}
+                     << ((width_ - 1 - i / column) * column + i % column);
+  }
+  // The directions a line of k fits in: up, right, right and down, right
+  // and up. Their shifts times k - 1 stay under 64 (see the header).
+  const bool fits[4] = {k_ <= height_, k_ <= width_,
+                        k_ <= std::min(width_, height_),
+                        k_ <= std::min(width_, height_)};
+  const int shifts[4] = {1, column, column - 1, column + 1};
+  for (int d = 0; d < 4; ++d) {
+    if (fits[d]) shift_[directions_++] = shifts[d];
+  }
+  for (int i = 0; i < width_; ++i) {
+    // Centre first, then outwards, left before right.
+    order_.push_back(width_ / 2 + (i % 2 == 0 ? i / 2 : -(i + 1) / 2));
+  }
+}
+
+ConnectSearch::~ConnectSearch() = default;
+
+void ConnectSearch::Clear() {
+  std::memset(table_.get(), 0, sizeof(Entry) << (64 - table_shift_));
+}
+
+ConnectSearch::Bits ConnectSearch::ToBits(const Position& p) const {
+  Bits b{0, 0, 0, 0, p.stones()};
+  const Mask mover = p.mover();
+  for (Mask s = p.occupied(); s != 0; s &= s - 1) {
+    const int cell = absl::countr_zero(s);
+    const int row = cell / width_, col = cell % width_;
+    const int i = col * (height_ + 1) + (height_ - 1 - row);
+    b.mask |= uint64_t{1} << i;
+    b.mirror_mask |= mirror_bit_[i];
+    if ((mover >> cell & 1) != 0) {
+      b.mover |= uint64_t{1} << i;
+      b.mirror_mover |= mirror_bit_[i];
+    }
+  }
+  return b;
+}
+
+namespace {
+
+// The cells where a stone completes K in a row along step s: the j cells
+// after it and the K - 1 - j cells before it hold stones, for some j.
+// after[j] / before[j]: the cells with j stones after / before them.
+// K = 4, written out: two stones after and before, each with a third.
+uint64_t CompletingFour(uint64_t p, int s) {
+  const uint64_t before = (p << s) & (p << 2 * s);
+  const uint64_t after = (p >> s) & (p >> 2 * s);
+  return (before & ((p << 3 * s) | (p >> s))) |
+         (after & ((p >> 3 * s) | (p << s)));
+}
+
+template <int K>
+uint64_t CompletingCells(uint64_t stones, int s) {
+  uint64_t after[K], before[K];
+  after[0] = before[0] = ~uint64_t{0};
+  for (int j = 1; j < K; ++j) {
+    after[j] = after[j - 1] & stones >> (j * s);
+    before[j] = before[j - 1] & stones << (j * s);
+  }
+  uint64_t cells = 0;
+  for (int j = 0; j < K; ++j) cells |= after[j] & before[K - 1 - j];
+  return cells;
+}
+
+// The same for any k (up to 64), less fast.
+uint64_t CompletingCellsAny(uint64_t stones, int s, int k) {
+  uint64_t after[64], before[64];
+  after[0] = before[0] = ~uint64_t{0};
+  for (int j = 1; j < k; ++j) {
+    after[j] = after[j - 1] & stones >> (j * s);
+    before[j] = before[j - 1] & stones << (j * s);
+  }
+  uint64_t cells = 0;
+  for (int j = 0; j < k; ++j) cells |= after[j] & before[k - 1 - j];
+  return cells;
+}
+
+template <int K>
+uint64_t CompletingCells(uint64_t stones, const int* shifts, int directions) {
+  uint64_t cells = 0;
+  for (int d = 0; d < directions; ++d) {
+    cells |= CompletingCells<K>(stones, shifts[d]);
+  }
+  return cells;
+}
+
+}  // namespace
+
+uint64_t ConnectSearch::WinningCells(uint64_t stones, uint64_t mask) const {
+  uint64_t cells;
+  switch (k_) {
+    case 1:
+      cells = ~uint64_t{0};
+      break;
+    case 2:
+      cells = CompletingCells<2>(stones, shift_, directions_);
+      break;
+    case 3:
+      cells = CompletingCells<3>(stones, shift_, directions_);
+      break;
+    case 4:
+      if (directions_ == 4) {  // every board of 4 by 4 or more
+        cells = ((stones << 1) & (stones << 2) & (stones << 3)) |
+                CompletingFour(stones, shift_[1]) |
+                CompletingFour(stones, shift_[2]) |
+                CompletingFour(stones, shift_[3]);
+      } else {
+        cells = CompletingCells<4>(stones, shift_, directions_);
+      }
+      break;
+    case 5:
+      cells = CompletingCells<5>(stones, shift_, directions_);
+      break;
+    default:
+      cells = 0;
+      for (int d = 0; d < directions_; ++d) {
+        cells |= CompletingCellsAny(stones, shift_[d], k_);
+      }
+  }
+  return cells & (board_ ^ mask);
+}
+
+uint64_t ConnectSearch::NonLosingMoves(const Bits& b) const {
+  uint64_t possible = Playable(b.mask);
+  const uint64_t threats = WinningCells(b.mover ^ b.mask, b.mask);
+  const uint64_t forced = possible & threats;
+  if (forced != 0) {
+    if ((forced & (forced - 1)) != 0) return 0;  // two threats: lost
+    possible = forced;
+  }
+  // Not under an opponent's winning cell (the sentinel takes the bottom's).
+  return possible & ~(threats >> 1);
+}
+
+uint64_t ConnectSearch::Key(const Bits& b) const {
+  // mover + mask + bottom: per column, the stones of the side to move below
+  // a 1 that marks the column's height. Unique, never 0.
+  return std::min(b.mover + b.mask + bottom_,
+                  b.mirror_mover + b.mirror_mask + bottom_);
+}
+
+int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
+  assert(alpha < beta);
+  assert(!CanWinNext(b));
+  ++nodes_;
+  const uint64_t safe = NonLosingMoves(b);
+  if (safe == 0) return -(cells_ - b.moves) / 2;  // lost on the next ply
+  if (b.moves >= cells_ - 2) return 0;  // the last two stones make no line
+  // The opponent cannot win before its second stone from here, nor the
+  // side to move before its second.
+  int lower = -(cells_ - 2 - b.moves) / 2;
+  int upper = (cells_ - 1 - b.moves) / 2;
+  const uint64_t key = Key(b);
+  Entry& entry = table_[(key * 0x9E3779B97F4A7C15ull) >> table_shift_];
+  if (entry.key == key) {
+    lower = std::max<int>(lower, entry.lower);
+    upper = std::min<int>(upper, entry.upper);
+  }
+  if (alpha < lower) {
+    alpha = lower;
+    if (alpha >= beta) return alpha;
+  }
+  if (beta > upper) {
+    beta = upper;
+    if (alpha >= beta) return beta;
+  }
+  const bool mirrored = key != b.mover + b.mask + bottom_;
+  int first = -1;  // the table's refutation, as a column of b
+  if (entry.key == key && entry.refutation != 0) {
+    first = mirrored ? width_ - entry.refutation : entry.refutation - 1;
+  }
+  MoveList moves;
+  for (int column : order_) {
+    const uint64_t move = safe & column_[column];
+    if (move != 0) {
+      moves.Add(move, column == first ? 1000
+                                      : absl::popcount(WinningCells(
+                                            b.mover | move, b.mask)));
+    }
+  }
+  if (entry.key != key) {
+    entry = {key, static_cast<int8_t>(lower), static_cast<int8_t>(upper), 0};
+  }
+  const int alpha0 = alpha;
+  for (int i = 0; i < moves.size(); ++i) {
+    const Bits child = Child(b, moves[i]);
+    const int score = -Negamax(child, -beta, -alpha);
+    if (score >= beta) {
+      // The recursion may have replaced the entry: claim it again.
+      if (entry.key != key) {
+        entry = {key, static_cast<int8_t>(lower), static_cast<int8_t>(upper),
+                 0};
+      }
+      entry.lower = static_cast<int8_t>(std::max<int>(entry.lower, score));
+      const int column = absl::countr_zero(moves[i]) / (height_ + 1);
+      entry.refutation =
+          static_cast<uint8_t>(1 + (mirrored ? width_ - 1 - column : column));
+      return score;
+    }
+    alpha = std::max(alpha, score);
+  }
+  if (entry.key != key) {
+    entry = {key, static_cast<int8_t>(lower), static_cast<int8_t>(upper), 0};
+  }
+  entry.upper = static_cast<int8_t>(std::min<int>(entry.upper, alpha));
+  if (alpha > alpha0) entry.lower = static_cast<int8_t>(alpha);  // exact
+  return alpha;
+}
+
+int ConnectSearch::SolveScore(const Bits& b) {
+  if (CanWinNext(b)) return (cells_ + 1 - b.moves) / 2;
+  // Bisection on null windows, probing near 0 first (most positions are
+  // close to a draw in score).
+  int lo = -(cells_ - b.moves) / 2, hi = (cells_ + 1 - b.moves) / 2;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (mid <= 0 && lo / 2 < mid) {
+      mid = lo / 2;
+    } else if (mid >= 0 && hi / 2 > mid) {
+      mid = hi / 2;
+    }
+    const int r = Negamax(b, mid, mid + 1);
+    if (r <= mid) {
+      hi = r;
+    } else {
+      lo = r;
+    }
+  }
+  return lo;
+}
+
+int ConnectSearch::ScoreToRemoteness(int score, int moves) const {
+  if (score == 0) return cells_ - moves;  // a draw fills the board
+  // The winner's last stone is the m-th, m one of two numbers by the
+  // score; the winner's stones go down on plies of one parity.
+  const int winner_parity = score > 0 ? (moves + 1) & 1 : moves & 1;
+  int m = cells_ + 2 - 2 * (score > 0 ? score : -score);
+  if ((m & 1) != winner_parity) --m;
+  return m - moves;
+}
+
+SearchResult ConnectSearch::Solve(const Position& p) {
+  if (const std::optional<Value> end = game_.Primitive(p)) return {*end, 0};
+  const Bits b = ToBits(p);
+  const int score = SolveScore(b);
+  const Value value = score > 0   ? Value::kWin
+                      : score < 0 ? Value::kLoss
+                                  : Value::kDraw;
+  return {value, ScoreToRemoteness(score, b.moves)};
+}
+
+MoveAnalysis ConnectSearch::Analyze(
+    const Position& p, const std::function<void(int, int)>& progress) {
+  MoveAnalysis a;
+  if (const std::optional<Value> end = game_.Primitive(p)) {
+    a.result = {*end, 0};
+    return a;
+  }
+  const std::vector<int> cells = game_.LegalMoves(p);
+  int best_score = 0;
+  for (int cell : cells) {
+    const SearchResult child = Solve(Game::Play(p, cell));
+    const MoveResult move{cell, Negate(child.value), child.remoteness + 1};
+    a.moves.push_back(move);
+    const int score = PolicyScore(move.value, move.remoteness);
+    if (a.best_move < 0 || score > best_score) {
+      a.best_move = cell;
+      a.result = {move.value, move.remoteness};
+      best_score = score;
+    }
+    if (progress)
+      progress(static_cast<int>(a.moves.size()),
+               static_cast<int>(cells.size()));
+  }
+  return a;
+}
+
+}  // namespace mnk

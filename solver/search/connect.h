@@ -1,0 +1,161 @@
+// The exact search for Connect-style (gravity) boards too big to tabulate,
+// Connect Four 7x6 first: what `play` and `serve` answer with when there is
+// no table, and the oracle of the big-board checks. Built as the fastest
+// public Connect Four solvers are (Pons' connect4, Steininger's c4):
+// bitboards, negamax with alpha-beta on a null window narrowed by bisection
+// to the exact score, a transposition table of bounds where a position and
+// its mirror image share an entry, immediate wins and forced replies
+// settled before searching, moves ordered by the threats they make.
+//
+//   absl::StatusOr<std::unique_ptr<mnk::ConnectSearch>> search =
+//       mnk::ConnectSearch::Create(game, {.table_bits = 24});
+//   mnk::SearchResult r = (*search)->Solve(pos);       // value, remoteness
+//   mnk::MoveAnalysis a = (*search)->Analyze(pos);     // and every move's
+//
+// It shares the game seam with the rest of the project only at its edges
+// (positions in, the rules' verdict on finished games); inside it keeps its
+// own board, so that the tests that compare it with the tables compare two
+// implementations of the rules. Column-major, with one sentinel bit above
+// each column, so that a move, a line and a threat are a few shifts:
+//
+//   7x6, bit numbers              the seam's cell `row * width + col` (row 0
+//    6 13 20 27 34 41 48  <- sentinels, always 0     at the top) is bit
+//    5 12 19 26 33 40 47                             col * (height + 1) +
+//    4 11 18 25 32 39 46                             (height - 1 - row)
+//    3 10 17 24 31 38 45
+//    2  9 16 23 30 37 44   A board needs width * (height + 1) <= 64 bits:
+//    1  8 15 22 29 36 43   7x6 takes 49, 8x7 64; 8x8 does not fit.
+//    0  7 14 21 28 35 42
+//
+// Scores, as in Pons' solver: with n stones on the board, a win whose last
+// stone is the m-th scores (cells + 2 - m) / 2 for the winner and the
+// negation for the loser; a draw scores 0. The sooner the win, the higher
+// the score; scores fit in 8 bits. Remoteness follows from the score, n and
+// the parity of m (the winner's stones go down on every other ply).
+#ifndef MNK_SOLVER_SEARCH_CONNECT_H_
+#define MNK_SOLVER_SEARCH_CONNECT_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "absl/numeric/bits.h"
+#include "absl/status/statusor.h"
+#include "solver/game/game.h"
+#include "solver/search/search.h"
+
+namespace mnk {
+
+struct ConnectSearchOptions {
+  // The transposition table holds 2^table_bits entries of 16 bytes: 24
+  // bits take 256 MiB. Kept between searches (its bounds hold for any root).
+  int table_bits = 24;
+};
+
+// One legal move and what it leads to, seen by the side to move.
+struct MoveResult {
+  int cell;
+  Value value;
+  int remoteness;  // plies to the end from the analysed position
+};
+
+// A position's value and remoteness, the move the perfect player makes
+// (mnk::PolicyScore, ties to the lowest cell; -1 once the game is over),
+// and every legal move's outcome, by cell.
+struct MoveAnalysis {
+  SearchResult result;
+  int best_move = -1;
+  std::vector<MoveResult> moves;
+};
+
+class ConnectSearch {
+ public:
+  static constexpr int kMinTableBits = 10;
+  static constexpr int kMaxTableBits = 32;
+
+  // Refuses, with kInvalidArgument naming why, a game without gravity, a
+  // misère game, a board over 64 bits as drawn above, or table_bits out of
+  // [kMinTableBits, kMaxTableBits].
+  static absl::StatusOr<std::unique_ptr<ConnectSearch>> Create(
+      const Game& game, const ConnectSearchOptions& options = {});
+  ~ConnectSearch();
+
+  const Game& game() const { return game_; }
+
+  // The exact value and remoteness of a valid position (Game::Validate).
+  SearchResult Solve(const Position& p);
+  // Solve for each legal move, and the policy's choice among them.
+  // `progress`, when given, is called after each move is solved with the
+  // number solved so far and the number of moves.
+  MoveAnalysis Analyze(const Position& p,
+                       const std::function<void(int, int)>& progress = {});
+
+  // Positions searched since the search was made.
+  uint64_t nodes() const { return nodes_; }
+  // Forgets every entry of the transposition table (for measurements that
+  // start each search from nothing).
+  void Clear();
+
+ private:
+  struct Entry;
+  // A position on the search's own board: the stones of the side to move,
+  // every stone, the same two of its mirror image, and the stones' number.
+  struct Bits {
+    uint64_t mover;
+    uint64_t mask;
+    uint64_t mirror_mover;
+    uint64_t mirror_mask;
+    int moves;
+  };
+
+  ConnectSearch(const Game& game, const ConnectSearchOptions& options);
+
+  Bits ToBits(const Position& p) const;
+  // The position after the side to move plays `move` (one bit).
+  Bits Child(const Bits& b, uint64_t move) const {
+    return {b.mover ^ b.mask, b.mask | move, b.mirror_mover ^ b.mirror_mask,
+            b.mirror_mask | mirror_bit_[absl::countr_zero(move)], b.moves + 1};
+  }
+  int ScoreToRemoteness(int score, int moves) const;
+  // The exact score of a position where the side to move cannot win at
+  // once, and where it can.
+  int SolveScore(const Bits& b);
+  int Negamax(const Bits& b, int alpha, int beta);
+
+  uint64_t Playable(uint64_t mask) const { return (mask + bottom_) & board_; }
+  // The empty cells where a stone of `stones` would complete k in a row.
+  uint64_t WinningCells(uint64_t stones, uint64_t mask) const;
+  // The moves that do not hand the opponent a win on the next ply: 0 when
+  // every move loses at once.
+  uint64_t NonLosingMoves(const Bits& b) const;
+  bool CanWinNext(const Bits& b) const {
+    return (WinningCells(b.mover, b.mask) & Playable(b.mask)) != 0;
+  }
+  // The position's key, the same for its mirror image: never 0.
+  uint64_t Key(const Bits& b) const;
+
+  const Game game_;
+  const int width_, height_, k_, cells_;
+  uint64_t bottom_ = 0;  // the lowest cell of each column
+  uint64_t board_ = 0;   // every cell (no sentinel)
+  // The steps of the directions a line fits in (up, right, right and
+  // down, right and up), directions_ of them.
+  int shift_[4];
+  int directions_ = 0;
+  std::vector<int> order_;        // columns, centre first
+  uint64_t mirror_bit_[64] = {};  // bit i's image in the mirror
+  uint64_t column_[64] = {};      // the cells of each column
+  struct Free {
+    void operator()(Entry* e) const;
+  };
+  // Allocated zeroed (an empty entry is all zeros), so that pages cost
+  // nothing until the search reaches them.
+  std::unique_ptr<Entry[], Free> table_;
+  int table_shift_;
+  uint64_t nodes_ = 0;
+};
+
+}  // namespace mnk
+
+#endif  // MNK_SOLVER_SEARCH_CONNECT_H_

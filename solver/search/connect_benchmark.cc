@@ -1,0 +1,112 @@
+// Figures of the exact Connect-style search: time per exact solve of
+// positions drawn from random games at given plies (each from an empty
+// transposition table), and the empty board from scratch.
+//
+//   bazel run //solver/search:connect_benchmark -- --positions=100 --empty
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/numeric/bits.h"
+#include "absl/strings/str_format.h"
+#include "solver/game/game.h"
+#include "solver/search/connect.h"
+
+ABSL_FLAG(int, width, 7, "board width");
+ABSL_FLAG(int, height, 6, "board height");
+ABSL_FLAG(int, k, 4, "stones in a row that win");
+ABSL_FLAG(std::vector<std::string>, plies,
+          std::vector<std::string>({"8", "10", "12", "14"}),
+          "plies at which positions are drawn");
+ABSL_FLAG(int, positions, 100, "positions per ply");
+ABSL_FLAG(int, table_bits, 24, "log2 of the transposition table's entries");
+ABSL_FLAG(bool, empty, false, "also solve the empty board");
+ABSL_FLAG(uint64_t, seed, 1, "random seed");
+
+namespace mnk {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A position after `plies` random moves of a game that is not over then.
+Position RandomPosition(const Game& game, int plies, std::mt19937_64& rng) {
+  for (;;) {
+    Position p;
+    while (p.stones() < plies && !game.IsTerminal(p)) {
+      const Mask legal = game.LegalMask(p);
+      int pick = static_cast<int>(rng() % absl::popcount(legal));
+      Mask s = legal;
+      while (pick-- > 0) s &= s - 1;
+      p = Game::Play(p, absl::countr_zero(s));
+    }
+    if (!game.IsTerminal(p)) return p;
+  }
+}
+
+double Percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))];
+}
+
+int Run() {
+  const Game game =
+      *Game::Create({absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
+                     absl::GetFlag(FLAGS_k), true});
+  auto search = ConnectSearch::Create(game, {absl::GetFlag(FLAGS_table_bits)});
+  if (!search.ok()) {
+    std::fprintf(stderr, "%s\n", search.status().ToString().c_str());
+    return 1;
+  }
+  std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
+  std::printf("%s, table 2^%d entries, one thread\n",
+              game.spec().Name().c_str(), absl::GetFlag(FLAGS_table_bits));
+  for (const std::string& text : absl::GetFlag(FLAGS_plies)) {
+    const int ply = std::stoi(text);
+    std::vector<double> seconds;
+    uint64_t nodes = 0;
+    double total = 0;
+    for (int i = 0; i < absl::GetFlag(FLAGS_positions); ++i) {
+      const Position p = RandomPosition(game, ply, rng);
+      (*search)->Clear();
+      const uint64_t before = (*search)->nodes();
+      const Clock::time_point start = Clock::now();
+      (*search)->Solve(p);
+      const double s =
+          std::chrono::duration<double>(Clock::now() - start).count();
+      seconds.push_back(s);
+      total += s;
+      nodes += (*search)->nodes() - before;
+    }
+    std::printf(
+        "ply %2d: %zu positions, median %.4f s, p90 %.4f s, max %.4f s, "
+        "%.3g positions/s\n",
+        ply, seconds.size(), Percentile(seconds, 0.5), Percentile(seconds, 0.9),
+        Percentile(seconds, 1.0), nodes / total);
+    std::fflush(stdout);
+  }
+  if (absl::GetFlag(FLAGS_empty)) {
+    (*search)->Clear();
+    const uint64_t before = (*search)->nodes();
+    const Clock::time_point start = Clock::now();
+    const SearchResult r = (*search)->Solve(Position());
+    const double s =
+        std::chrono::duration<double>(Clock::now() - start).count();
+    const uint64_t nodes = (*search)->nodes() - before;
+    std::printf("empty board: %s in %d, %.1f s, %.3g positions (%.3g/s)\n",
+                std::string(ValueName(r.value)).c_str(), r.remoteness, s,
+                static_cast<double>(nodes), nodes / s);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace mnk
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  return mnk::Run();
+}
