@@ -1,6 +1,8 @@
-// play: the perfect opponent and position oracle, answering from a table.
+// play: the perfect opponent and position oracle, answering from a table,
+// or by the exact search on a Connect-style board that has none.
 //
 //   bazel run //player:play                          # a game of tic-tac-toe
+//   bazel run //player:play -- --width=7 --height=6 --k=4 --gravity
 //   bazel run //player:play -- --first=ai --mark=O
 //   bazel run //player:play -- --position=X.O/X.X/OO. --json
 //   printf 'XO.......\n' | bazel run //player:play -- --batch
@@ -32,9 +34,12 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "player/player.h"
 #include "solver/cli/cli.h"
 #include "solver/game/printable.h"
+#include "solver/search/connect.h"
 #include "table/table.h"
 #include "tools/cpp/runfiles/runfiles.h"
 
@@ -58,6 +63,9 @@ ABSL_FLAG(bool, batch, false,
           "read one position a line from standard input, answer one a line");
 ABSL_FLAG(bool, json, false,
           "answers of --position or --batch as JSON objects");
+ABSL_FLAG(std::string, search_memory, "256M",
+          "memory for the exact search's transposition table, on a "
+          "Connect-style board without a table (K, M, G: powers of 1024)");
 ABSL_FLAG(std::string, first, "human",
           "who moves first in a game: human or ai");
 ABSL_FLAG(std::string, mark, "X",
@@ -104,8 +112,8 @@ void ScanFlags(int argc, char** argv) {
 // read, and changed() says why.
 class BatchStreams : public std::streambuf {
  public:
-  BatchStreams(int in_fd, int out_fd, const Table& table)
-      : in_(in_fd), out_(out_fd), table_(table) {}
+  BatchStreams(int in_fd, int out_fd, const Oracle& oracle)
+      : in_(in_fd), out_(out_fd), oracle_(oracle) {}
 
   // Where answers go; Written() after each.
   std::string* pending() { return &pending_; }
@@ -151,13 +159,13 @@ class BatchStreams : public std::streambuf {
 
  private:
   bool Unchanged() {
-    if (changed_.ok()) changed_ = table_.CheckUnchanged();
+    if (changed_.ok()) changed_ = oracle_.CheckUnchanged();
     return changed_.ok();
   }
 
   static constexpr size_t kFlushBytes = 1 << 16;
   const int in_, out_;
-  const Table& table_;
+  const Oracle& oracle_;
   absl::Status changed_;
   std::string pending_;
   int error_ = 0;
@@ -269,34 +277,45 @@ absl::StatusOr<Table> LoadTable(const char* argv0) {
 }
 
 // --position: one answer.
-int AnswerPosition(const Table& table, const std::string& position) {
-  absl::StatusOr<Position> p = table.game().Parse(position);
+int AnswerPosition(const Oracle& oracle, const std::string& position) {
+  absl::StatusOr<Position> p = oracle.game().Parse(position);
   if (!p.ok()) {
     return Fail(kExitBadPosition,
                 absl::StrCat("--position=", Printable(position), ": ",
                              p.status().message()));
   }
-  absl::StatusOr<Analysis> a = Analyze(table, *p);
+  // A search that takes a while says how far it got, on standard error.
+  const absl::Time start = absl::Now();
+  auto progress = [start](int done, int total) {
+    const absl::Duration spent = absl::Now() - start;
+    if (spent < absl::Seconds(1)) return;
+    std::cerr << "play: thinking: " << done << " of " << total
+              << " moves solved, "
+              << absl::FormatDuration(
+                     absl::Trunc(spent, absl::Milliseconds(100)))
+              << "\n";
+  };
+  absl::StatusOr<Analysis> a = oracle.Analyze(*p, progress);
   if (!a.ok()) return Fail(kExitTable, a.status());
-  std::cout << (absl::GetFlag(FLAGS_json) ? AnalysisJson(table.game(), *a)
-                                          : AnalysisText(table.game(), *a));
+  std::cout << (absl::GetFlag(FLAGS_json) ? AnalysisJson(oracle.game(), *a)
+                                          : AnalysisText(oracle.game(), *a));
   std::cout.flush();
   return std::cout ? kExitOk : OutputFailed();
 }
 
 // --batch: one answer a line of standard input.
-int AnswerBatch(const Table& table) {
+int AnswerBatch(const Oracle& oracle) {
   // A larger pipe (if standard output is one) takes a whole batch's
   // answers without waiting for the reader; where it is refused, the
   // answers simply go in smaller pieces.
   fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
-  BatchStreams streams(STDIN_FILENO, STDOUT_FILENO, table);
+  BatchStreams streams(STDIN_FILENO, STDOUT_FILENO, oracle);
   std::istream in(&streams);
   std::string line;
   bool too_long;
   absl::Status table_error;  // the first line the table could not answer
   while (ReadLine(in, &line, &too_long)) {
-    absl::Status s = AppendAnswerLine(table, line, absl::GetFlag(FLAGS_json),
+    absl::Status s = AppendAnswerLine(oracle, line, absl::GetFlag(FLAGS_json),
                                       too_long, streams.pending());
     if (table_error.ok()) table_error = s;
     if (!streams.Written()) break;
@@ -314,23 +333,70 @@ int AnswerBatch(const Table& table) {
 }
 
 // A game against the person at the terminal.
-int PlayAgainstPerson(const Table& table) {
+int PlayAgainstPerson(const Oracle& oracle) {
   GameOptions options;
   options.human_first = absl::GetFlag(FLAGS_first) == "human";
   options.human_mark =
       static_cast<char>(std::toupper(absl::GetFlag(FLAGS_mark)[0]));
-  const int played = PlayGame(table, options, std::cin, std::cout);
+  const int played = PlayGame(oracle, options, std::cin, std::cout);
   std::cout.flush();
   if (!std::cout) return OutputFailed();
   return played == kTableFailed ? kExitTable : kExitOk;
 }
 
+// The exact search, for a game with no table (no --table, none built in):
+// the table's error when it cannot play the game either.
+absl::StatusOr<std::unique_ptr<ConnectSearch>> SearchInstead(
+    const absl::Status& no_table) {
+  absl::StatusOr<uint64_t> bytes =
+      BytesFlag("search_memory", absl::GetFlag(FLAGS_search_memory));
+  if (!bytes.ok()) return bytes.status();
+  int bits = 0;
+  while (bits < ConnectSearch::kMaxTableBits &&
+         (ConnectSearch::kEntryBytes << (bits + 1)) <= *bytes) {
+    ++bits;
+  }
+  if (bits < ConnectSearch::kMinTableBits) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--search_memory=", Printable(absl::GetFlag(FLAGS_search_memory)),
+        " is too little: expected at least ",
+        Bytes(ConnectSearch::kEntryBytes << ConnectSearch::kMinTableBits)));
+  }
+  const Game game = *Game::Create(AskedGame(GameSpec()));
+  absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
+      ConnectSearch::Create(game, {bits});
+  if (!search.ok() && !game.spec().gravity) return no_table;
+  if (!search.ok() &&
+      search.status().code() == absl::StatusCode::kInvalidArgument) {
+    return absl::Status(
+        no_table.code(),
+        absl::StrCat(no_table.message(), " (", search.status().message(), ")"));
+  }
+  return search;
+}
+
 int Main(const char* argv0) {
   if (absl::Status s = CheckFlags(); !s.ok()) return Fail(kExitUsage, s);
   absl::StatusOr<Table> table = LoadTable(argv0);
-  if (!table.ok()) return Fail(TableExit(table.status()), table.status());
+  std::unique_ptr<ConnectSearch> search;
+  if (!table.ok()) {
+    if (!absl::IsNotFound(table.status()) ||
+        !absl::GetFlag(FLAGS_table).empty()) {
+      return Fail(TableExit(table.status()), table.status());
+    }
+    absl::StatusOr<std::unique_ptr<ConnectSearch>> made =
+        SearchInstead(table.status());
+    if (!made.ok()) {
+      return Fail(absl::IsInvalidArgument(made.status())     ? kExitUsage
+                  : absl::IsResourceExhausted(made.status()) ? kExitMemory
+                                                             : kExitTable,
+                  made.status());
+    }
+    search = *std::move(made);
+  }
+  const Oracle oracle = table.ok() ? Oracle(*table) : Oracle(search.get());
   if (const std::optional<std::string> position = PositionFlag()) {
-    return AnswerPosition(*table, *position);
+    return AnswerPosition(oracle, *position);
   }
   struct stat in;
   if (fstat(STDIN_FILENO, &in) == 0 && S_ISDIR(in.st_mode)) {
@@ -338,8 +404,8 @@ int Main(const char* argv0) {
                 "standard input is a directory: expected positions or moves, "
                 "one a line");
   }
-  if (absl::GetFlag(FLAGS_batch)) return AnswerBatch(*table);
-  return PlayAgainstPerson(*table);
+  if (absl::GetFlag(FLAGS_batch)) return AnswerBatch(oracle);
+  return PlayAgainstPerson(oracle);
 }
 
 }  // namespace
@@ -349,7 +415,8 @@ int main(int argc, char** argv) {
   mnk::ScanFlags(argc, argv);
   if (std::optional<int> done = mnk::StartTool(
           "play",
-          "plays or answers positions of an m,n,k game from its table.\n"
+          "plays or answers positions of an m,n,k game from its table (or,\n"
+          "on a Connect-style board without one, by exact search).\n"
           "  play [--table=FILE | --width=M --height=N --k=K [--gravity] "
           "[--misere]]\n"
           "       [--first=human|ai] [--mark=X|O]            a game\n"

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "absl/numeric/bits.h"
 #include "absl/strings/ascii.h"
@@ -12,6 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "nlohmann/json.hpp"
 #include "solver/game/game_json.h"
 
@@ -29,13 +32,6 @@ std::string Dump(const nlohmann::ordered_json& j) {
 char SideName(const Position& p) { return p.side_to_move() == 0 ? 'X' : 'O'; }
 
 int Digits(int n) { return n >= 10 ? 1 + Digits(n / 10) : 1; }
-
-const MoveEval* FindMove(const Analysis& a, int cell) {
-  for (const MoveEval& m : a.moves) {
-    if (m.cell == cell) return &m;
-  }
-  return nullptr;
-}
 
 }  // namespace
 
@@ -58,11 +54,26 @@ absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
   return a;
 }
 
-absl::StatusOr<Analysis> AnalyzeUnchanged(const Table& table,
-                                          const Position& p) {
-  if (absl::Status s = table.CheckUnchanged(); !s.ok()) return s;
-  absl::StatusOr<Analysis> a = Analyze(table, p);
-  if (absl::Status s = table.CheckUnchanged(); !s.ok()) return s;
+absl::StatusOr<Analysis> Oracle::Analyze(const Position& p,
+                                         const Progress& progress) const {
+  if (table_ != nullptr) return mnk::Analyze(*table_, p);
+  const MoveAnalysis searched = search_->Analyze(p, progress);
+  Analysis a;
+  a.position = p;
+  a.record = {searched.result.value, searched.result.remoteness,
+              searched.best_move < 0 ? kNoMove : searched.best_move};
+  for (const MoveResult& m : searched.moves) {
+    a.moves.push_back({m.cell, m.value, m.remoteness});
+  }
+  return a;
+}
+
+absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,
+                                          const Position& p,
+                                          const Progress& progress) {
+  if (absl::Status s = oracle.CheckUnchanged(); !s.ok()) return s;
+  absl::StatusOr<Analysis> a = oracle.Analyze(p, progress);
+  if (absl::Status s = oracle.CheckUnchanged(); !s.ok()) return s;
   return a;
 }
 
@@ -234,7 +245,7 @@ std::string AnalysisLine(const Game& game, const Analysis& a) {
   return out;
 }
 
-absl::Status AppendAnswerLine(const Table& table, absl::string_view line,
+absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
                               bool json, bool too_long, std::string* out) {
   auto error = [&](absl::string_view message) {
     constexpr size_t kEcho = 64;
@@ -254,25 +265,25 @@ absl::Status AppendAnswerLine(const Table& table, absl::string_view line,
     return error(
         "line ends with a carriage return (CRLF): expected '\\n' line ends");
   }
-  absl::StatusOr<Position> p = table.game().Parse(line);
+  absl::StatusOr<Position> p = oracle.game().Parse(line);
   if (!p.ok()) return error(p.status().message());
-  absl::StatusOr<Analysis> a = Analyze(table, *p);
+  absl::StatusOr<Analysis> a = oracle.Analyze(*p);
   if (!a.ok()) {
     error(a.status().message()).IgnoreError();
     return a.status();  // the table's fault, not the line's
   }
   if (json) {
-    AppendAnalysisJson(table.game(), *a, out);
+    AppendAnalysisJson(oracle.game(), *a, out);
   } else {
-    AppendAnalysisLine(table.game(), *a, out);
+    AppendAnalysisLine(oracle.game(), *a, out);
   }
   return absl::OkStatus();
 }
 
-std::string AnswerLine(const Table& table, absl::string_view line, bool json,
+std::string AnswerLine(const Oracle& oracle, absl::string_view line, bool json,
                        bool too_long) {
   std::string out;
-  AppendAnswerLine(table, line, json, too_long, &out).IgnoreError();
+  AppendAnswerLine(oracle, line, json, too_long, &out).IgnoreError();
   return out;
 }
 
@@ -345,10 +356,10 @@ namespace {
 // commands, each in its own method.
 class Session {
  public:
-  Session(const Table& table, const GameOptions& options, std::istream& in,
+  Session(const Oracle& oracle, const GameOptions& options, std::istream& in,
           std::ostream& out)
-      : table_(table),
-        game_(table.game()),
+      : oracle_(oracle),
+        game_(oracle.game()),
         gravity_(game_.spec().gravity),
         human_(options.human_mark),
         human_side_(options.human_first ? 0 : 1),
@@ -389,18 +400,14 @@ class Session {
   // Run() returns (0 when abandoned, kTableFailed).
   int PlayOne() {
     while (!game_.IsTerminal(p_)) {
-      absl::StatusOr<Analysis> a = AnalyzeUnchanged(table_, p_);
-      if (!a.ok()) {
-        out_ << "The table cannot answer this position: "
-             << a.status().message() << "\n";
-        return kTableFailed;
-      }
       if (p_.side_to_move() != human_side_) {
+        const Analysis* a = Current();
+        if (a == nullptr) return kTableFailed;
         out_ << "I play " << unit_ << " " << Choice(a->record.best_move)
              << ".\n";
         Move(a->record.best_move);
-      } else if (!HumanTurn(*a)) {
-        return 0;
+      } else if (!HumanTurn()) {
+        return failed_ ? kTableFailed : 0;
       }
     }
     out_ << DrawBoard(game_, p_, marks_) << "\n" << Result() << "\n";
@@ -408,6 +415,32 @@ class Session {
   }
 
   int Choice(int cell) const { return gravity_ ? cell % game_.width() : cell; }
+
+  // The answer for the position on the board, asked for once (the
+  // person's turns ask only for hint and eval: a search may take seconds).
+  // nullptr, with the reason written and failed_ set, when the table
+  // cannot answer.
+  const Analysis* Current() {
+    if (analysis_ && analysis_->position == p_) return &*analysis_;
+    const absl::Time start = absl::Now();
+    auto progress = [&](int done, int total) {
+      const absl::Duration spent = absl::Now() - start;
+      if (spent < absl::Seconds(1)) return;
+      out_ << "  (thinking: " << done << " of " << total << " moves solved, "
+           << absl::FormatDuration(absl::Trunc(spent, absl::Milliseconds(100)))
+           << ")\n"
+           << std::flush;
+    };
+    absl::StatusOr<Analysis> a = AnalyzeUnchanged(oracle_, p_, progress);
+    if (!a.ok()) {
+      out_ << "The table cannot answer this position: " << a.status().message()
+           << "\n";
+      failed_ = true;
+      return nullptr;
+    }
+    analysis_ = *std::move(a);
+    return &*analysis_;
+  }
 
   void Move(int cell) {
     p_ = Game::Play(p_, cell);
@@ -427,8 +460,9 @@ class Session {
          << "), or hint, eval, help, quit.\n\n";
   }
 
-  // Reads and carries out one line; false when the game is abandoned.
-  bool HumanTurn(const Analysis& a) {
+  // Reads and carries out one line; false when the game is abandoned (or
+  // the table failed).
+  bool HumanTurn() {
     if (!out_) return false;  // nobody can see the game any more
     if (!drawn_) out_ << DrawBoard(game_, p_, marks_) << "\n";
     drawn_ = true;
@@ -454,24 +488,28 @@ class Session {
            << "  eval  every move's value and remoteness (plies to the end "
               "with perfect play)\n"
            << "  quit  end the game\n";
-    } else if (word == "hint") {
-      out_ << "Best move: " << unit_ << " " << Choice(a.record.best_move)
-           << " (" << Outcome(a.record.value, a.record.remoteness) << ").\n";
-    } else if (word == "eval") {
-      for (const MoveEval& e : a.moves) {
-        out_ << "  " << unit_ << " " << Choice(e.cell) << ": "
-             << Outcome(e.value, e.remoteness)
-             << (e.cell == a.record.best_move ? "  <- best" : "") << "\n";
+    } else if (word == "hint" || word == "eval") {
+      const Analysis* a = Current();
+      if (a == nullptr) return false;
+      if (word == "hint") {
+        out_ << "Best move: " << unit_ << " " << Choice(a->record.best_move)
+             << " (" << Outcome(a->record.value, a->record.remoteness)
+             << ").\n";
+      } else {
+        for (const MoveEval& e : a->moves) {
+          out_ << "  " << unit_ << " " << Choice(e.cell) << ": "
+               << Outcome(e.value, e.remoteness)
+               << (e.cell == a->record.best_move ? "  <- best" : "") << "\n";
+        }
       }
     } else {
-      TryMove(a, word, line);
+      TryMove(word, line);
     }
     return true;
   }
 
   // A typed number: the move, or a message saying why it cannot be played.
-  void TryMove(const Analysis& a, const std::string& word,
-               const std::string& line) {
+  void TryMove(const std::string& word, const std::string& line) {
     int number;
     if (word.empty() || !absl::SimpleAtoi(word, &number)) {
       out_ << "'" << absl::CHexEscape(line.substr(0, 64)) << "' is not a "
@@ -491,7 +529,7 @@ class Session {
         return;
       }
       cell = *drop;
-    } else if (FindMove(a, cell) == nullptr) {
+    } else if ((game_.LegalMask(p_) >> cell & 1) == 0) {
       out_ << "cell " << cell << " is taken. Choose an empty cell.\n";
       return;
     }
@@ -508,7 +546,7 @@ class Session {
     return human_won ? "You win." : "I win.";
   }
 
-  const Table& table_;
+  const Oracle oracle_;
   const Game& game_;
   const bool gravity_;
   const char human_;
@@ -519,14 +557,16 @@ class Session {
   std::ostream& out_;
   char marks_[2];
   Position p_;
+  std::optional<Analysis> analysis_;  // of p_ or of an earlier position
+  bool failed_ = false;               // the table could not answer
   bool drawn_ = false;  // the board is on screen since the last move
 };
 
 }  // namespace
 
-int PlayGame(const Table& table, const GameOptions& options, std::istream& in,
+int PlayGame(const Oracle& oracle, const GameOptions& options, std::istream& in,
              std::ostream& out) {
-  return Session(table, options, in, out).Run();
+  return Session(oracle, options, in, out).Run();
 }
 
 }  // namespace mnk

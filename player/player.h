@@ -1,14 +1,18 @@
-// The player: answers positions and plays games from a table, by lookups
-// only (no search). Used by the `play` binary; kept as a library so tests can
+// The player: answers positions and plays games from a table, by lookups,
+// or, on a Connect-style board with no table (Connect Four 7x6), by the
+// exact search. Used by the `play` binary; kept as a library so tests can
 // drive it with strings.
 //
 //   absl::StatusOr<mnk::Analysis> a = mnk::Analyze(table, pos);
+//   mnk::Oracle searched(search.get());  // a ConnectSearch, not a table
+//   std::cout << mnk::AnswerLine(searched, "......./......./...", false);
 //   std::cout << mnk::AnalysisJson(table.game(), *a);
 //   std::cout << mnk::AnswerLine(table, "X.O/X.X/OO.", /*json=*/true);
 //   mnk::PlayGame(table, {.human_first = true}, std::cin, std::cout);
 #ifndef MNK_PLAYER_PLAYER_H_
 #define MNK_PLAYER_PLAYER_H_
 
+#include <functional>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -18,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "solver/game/game.h"
+#include "solver/search/connect.h"
 #include "table/record.h"
 #include "table/table.h"
 
@@ -47,8 +52,41 @@ absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p);
 // (Table::CheckUnchanged): an answer only from a table that stayed the same
 // all along. Two fstat() calls more: for one answer at a time (serve, the
 // game); a batch checks at each read and write instead.
-absl::StatusOr<Analysis> AnalyzeUnchanged(const Table& table,
-                                          const Position& p);
+
+// Progress of an answer that takes a while: moves solved, moves in all.
+using Progress = std::function<void(int done, int total)>;
+
+// What answers positions: a table (lookups), or the exact search (for a
+// Connect-style board without a table). Made from a table implicitly, so
+// that every function below takes a Table too. Refers to the table or
+// search, which must outlive it.
+class Oracle {
+ public:
+  Oracle(const Table& table) : table_(&table) {}  // NOLINT: implicit
+  explicit Oracle(ConnectSearch* search) : search_(search) {}
+
+  const Game& game() const {
+    return table_ != nullptr ? table_->game() : search_->game();
+  }
+  // True when answers come from a search (and may take seconds).
+  bool searches() const { return search_ != nullptr; }
+  // The position and each move's outcome; `progress` is called as a
+  // search solves the moves (a table needs none).
+  absl::StatusOr<Analysis> Analyze(const Position& p,
+                                   const Progress& progress = {}) const;
+  // A table's Table::CheckUnchanged; OK for a search.
+  absl::Status CheckUnchanged() const {
+    return table_ != nullptr ? table_->CheckUnchanged() : absl::OkStatus();
+  }
+
+ private:
+  const Table* table_ = nullptr;
+  ConnectSearch* search_ = nullptr;
+};
+
+absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,
+                                          const Position& p,
+                                          const Progress& progress = {});
 
 // "win in 3", "draw in 5", "loss in 2"; once the game is over "lost", "won"
 // (misère: the opponent made the line) or "drawn".
@@ -74,12 +112,12 @@ void AppendAnalysisLine(const Game& game, const Analysis& a, std::string* out);
 // one line ending in '\n'. A bad line gives "error: <what is wrong>" or, with
 // json, {"input": <the line's first 64 bytes>, "error": ...}. `too_long`
 // says the line was cut at kMaxLineBytes.
-std::string AnswerLine(const Table& table, absl::string_view line, bool json,
+std::string AnswerLine(const Oracle& oracle, absl::string_view line, bool json,
                        bool too_long = false);
 // The same, appended to *out. Returns the table's error when the table
 // could not answer (a damaged page: the line is an error line too), OK
 // otherwise, bad lines included.
-absl::Status AppendAnswerLine(const Table& table, absl::string_view line,
+absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
                               bool json, bool too_long, std::string* out);
 
 // Reads one line (without '\n') of at most kMaxLineBytes; a longer line is
@@ -98,13 +136,15 @@ struct GameOptions {
   char human_mark = 'X';  // the person's stones are drawn with this mark
 };
 
-// Interactive games against the table, one after another while the person
-// answers "y" to "Play again?". Reads moves and the commands hint, eval,
-// help and quit from `in`; never fails on bad input. Returns 0 (also at
-// end of input), or kTableFailed when the table could not answer (a damaged
-// page, or the file changed while in use: checked before every move).
+// Interactive games against the table or search, one after another while
+// the person answers "y" to "Play again?". Reads moves and the commands
+// hint, eval, help and quit from `in`; never fails on bad input. Returns 0
+// (also at end of input), or kTableFailed when the table could not answer
+// (a damaged page, or the file changed while in use: checked before every
+// move of the player's). A search that takes over a second says how far
+// it got, a line a move solved.
 inline constexpr int kTableFailed = 3;
-int PlayGame(const Table& table, const GameOptions& options, std::istream& in,
+int PlayGame(const Oracle& oracle, const GameOptions& options, std::istream& in,
              std::ostream& out);
 
 }  // namespace mnk

@@ -5,11 +5,13 @@
 #include "player/player.h"
 
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "solver/search/connect.h"
 #include "table/table.h"
 #include "table/write.h"
 #include "tools/cpp/runfiles/runfiles.h"
@@ -134,6 +136,51 @@ TEST(PlayerTest, OneAnswerExactly) {
   EXPECT_EQ(AnswerLine(table, "XXX/OO./...", /*json=*/false),
             "position=XXX/OO./... to_move=O value=loss remoteness=0 "
             "best_move=none moves=none\n");
+}
+
+// Without a table, the exact search answers: the same bytes as the table's
+// answers on every position of Connect-style 4x4, in both forms.
+TEST(PlayerTest, TheSearchAnswersAsTheTableDoes) {
+  const Table table = Load("4x4k4g.mnk");
+  const Game& game = table.game();
+  std::unique_ptr<ConnectSearch> search = *ConnectSearch::Create(game, {16});
+  const Oracle searched(search.get());
+  EXPECT_TRUE(searched.searches());
+  int compared = 0;
+  for (uint64_t i = 0; i < table.index().size(); ++i) {
+    const Position p = table.index().At(i);
+    if (!game.IsLegal(p) || !game.IsReachable(p)) continue;
+    const std::string line = game.Format(p);
+    for (const bool json : {true, false}) {
+      ASSERT_EQ(AnswerLine(searched, line, json),
+                AnswerLine(table, line, json));
+    }
+    ++compared;
+  }
+  EXPECT_EQ(compared, 161029);
+  EXPECT_EQ(AnswerLine(searched, "..../..X./..../....", false),
+            "error: stone at cell 6 is floating: with gravity every stone "
+            "rests on the bottom row or on another stone\n");
+}
+
+// A whole game against the search reads as one against the table: the same
+// moves, hints and evaluations.
+TEST(PlayerTest, AGameAgainstTheSearchIsTheGameAgainstTheTable) {
+  const Table table = Load("4x4k4g.mnk");
+  std::unique_ptr<ConnectSearch> search =
+      *ConnectSearch::Create(table.game(), {16});
+  const std::string moves = "hint\neval\n1\n2\nhint\n0\n3\n1\n2\n0\n3\n";
+  for (const bool human_first : {true, false}) {
+    std::istringstream in1(moves), in2(moves);
+    std::ostringstream with_table, with_search;
+    GameOptions options;
+    options.human_first = human_first;
+    EXPECT_EQ(PlayGame(table, options, in1, with_table), 0);
+    EXPECT_EQ(PlayGame(Oracle(search.get()), options, in2, with_search), 0);
+    EXPECT_EQ(with_search.str(), with_table.str());
+    EXPECT_NE(with_table.str().find("I play column"), std::string::npos);
+    EXPECT_NE(with_table.str().find("Best move: column"), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -119,7 +119,9 @@ ConnectSearch::ConnectSearch(const Game& game,
   }
 }
 
-ConnectSearch::~ConnectSearch() = default;
+ConnectSearch::~ConnectSearch() {
+  static_assert(sizeof(Entry) == kEntryBytes, "kEntryBytes is an entry's size");
+}
 
 void ConnectSearch::Clear() {
   std::memset(table_.get(), 0, sizeof(Entry) << (64 - table_shift_));

@@ -72,6 +72,7 @@ struct MoveAnalysis {
 class ConnectSearch {
  public:
   static constexpr int kMinTableBits = 10;
+  static constexpr uint64_t kEntryBytes = 16;  // a table entry's size
   static constexpr int kMaxTableBits = 32;
 
   // Refuses, with kInvalidArgument naming why, a game without gravity, a
