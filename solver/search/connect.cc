@@ -1,8 +1,9 @@
 #include "solver/search/connect.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cassert>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 
@@ -47,7 +48,22 @@ struct ConnectSearch::Entry {
   uint8_t refutation;
 };
 
-void ConnectSearch::Free::operator()(Entry* e) const { std::free(e); }
+void ConnectSearch::Unmap::operator()(Entry* e) const { munmap(e, bytes); }
+
+namespace {
+
+// Zeroed pages for the table, in huge pages where the kernel allows: the
+// search reads entries at random, and 4 KiB pages made every read a TLB
+// miss too. nullptr when there is no memory.
+void* MapTable(size_t bytes) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  madvise(p, bytes, MADV_HUGEPAGE);  // a hint: refused is fine
+  return p;
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<ConnectSearch>> ConnectSearch::Create(
     const Game& game, const ConnectSearchOptions& options) {
@@ -89,8 +105,8 @@ ConnectSearch::ConnectSearch(const Game& game,
       height_(game.height()),
       k_(game.spec().k),
       cells_(game.cells()),
-      table_(static_cast<Entry*>(
-          std::calloc(size_t{1} << options.table_bits, sizeof(Entry)))),
+      table_(static_cast<Entry*>(MapTable(kEntryBytes << options.table_bits)),
+             Unmap{kEntryBytes << options.table_bits}),
       table_shift_(64 - options.table_bits) {
   const int column = height_ + 1;
   for (int c = 0; c < width_; ++c) {
@@ -100,6 +116,8 @@ ConnectSearch::ConnectSearch(const Game& game,
   for (int c = 0; c < width_; ++c) {
     column_[c] = ((uint64_t{1} << height_) - 1) << (c * column);
   }
+  for (int r = 1; r < height_; r += 2) odd_rows_ |= bottom_ << r;
+  etc_moves_ = cells_ - 12;
   for (int i = 0; i < width_ * column; ++i) {
     mirror_bit_[i] = uint64_t{1}
                      << ((width_ - 1 - i / column) * column + i % column);
@@ -251,15 +269,17 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   assert(alpha < beta);
   assert(!CanWinNext(b));
   ++nodes_;
+  const uint64_t key = Key(b);
+  Entry& entry = Slot(key);
+  __builtin_prefetch(&entry);
   const uint64_t safe = NonLosingMoves(b);
   if (safe == 0) return -(cells_ - b.moves) / 2;  // lost on the next ply
   if (b.moves >= cells_ - 2) return 0;  // the last two stones make no line
   // The opponent cannot win before its second stone from here, nor the
-  // side to move before its second.
+  // side to move before its second; the lines still open may say more.
   int lower = -(cells_ - 2 - b.moves) / 2;
   int upper = (cells_ - 1 - b.moves) / 2;
-  const uint64_t key = Key(b);
-  Entry& entry = table_[(key * 0x9E3779B97F4A7C15ull) >> table_shift_];
+  StaticBounds(b, &lower, &upper);
   if (entry.key == key) {
     lower = std::max<int>(lower, entry.lower);
     upper = std::min<int>(upper, entry.upper);
@@ -271,6 +291,16 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   if (beta > upper) {
     beta = upper;
     if (alpha >= beta) return beta;
+  }
+  if (b.moves < etc_moves_) {
+    // Enhanced transposition cutoff: a child whose stored upper bound
+    // already lifts this node to beta ends it before any search.
+    for (uint64_t s = safe; s != 0; s &= s - 1) {
+      const Bits child = Child(b, s & -s);
+      const uint64_t child_key = Key(child);
+      const Entry& e = Slot(child_key);
+      if (e.key == child_key && -e.upper >= beta) return -e.upper;
+    }
   }
   const bool mirrored = key != b.mover + b.mask + bottom_;
   int first = -1;  // the table's refutation, as a column of b
@@ -284,6 +314,8 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
       moves.Add(move, column == first ? 1000
                                       : absl::popcount(WinningCells(
                                             b.mover | move, b.mask)));
+      // The child will read its entry first thing: start the read now.
+      __builtin_prefetch(&Slot(Key(Child(b, move))));
     }
   }
   if (entry.key != key) {
@@ -313,6 +345,44 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   entry.upper = static_cast<int8_t>(std::min<int>(entry.upper, alpha));
   if (alpha > alpha0) entry.lower = static_cast<int8_t>(alpha);  // exact
   return alpha;
+}
+
+inline ConnectSearch::Entry& ConnectSearch::Slot(uint64_t key) const {
+  return table_[(key * 0x9E3779B97F4A7C15ull) >> table_shift_];
+}
+
+bool ConnectSearch::HasLine(uint64_t stones) const {
+  for (int d = 0; d < directions_; ++d) {
+    const int s = shift_[d];
+    uint64_t runs = stones;  // cells starting a run of `length` stones
+    int length = 1;
+    while (2 * length <= k_) {
+      runs &= runs >> (length * s);
+      length *= 2;
+    }
+    if (length < k_) runs &= runs >> ((k_ - length) * s);
+    if (runs != 0) return true;
+  }
+  return false;
+}
+
+void ConnectSearch::StaticBounds(const Bits& b, int* lower,
+                                 int* upper) const {
+  const uint64_t empty = board_ & ~b.mask;
+  const uint64_t opponent = b.mover ^ b.mask;
+  // A player whose stones and every empty cell hold no line cannot win.
+  if (!HasLine(b.mover | empty)) *upper = std::min(*upper, 0);
+  if (!HasLine(opponent | empty)) *lower = std::max(*lower, 0);
+  // Claimeven: with an even number of stones in every column (and an even
+  // height), the opponent can answer every move directly above it, taking
+  // every empty cell of the odd rows (counted from 0 at the bottom) and
+  // leaving the even rows to the side to move. If that gives the side to
+  // move no line, it cannot win; if it also gives the opponent one, it
+  // loses.
+  if (height_ % 2 == 0 && (Playable(b.mask) & odd_rows_) == 0 &&
+      !HasLine(b.mover | (empty & ~odd_rows_))) {
+    *upper = std::min(*upper, HasLine(opponent | (empty & odd_rows_)) ? -1 : 0);
+  }
 }
 
 int ConnectSearch::SolveScore(const Bits& b) {

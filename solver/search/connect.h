@@ -135,6 +135,12 @@ class ConnectSearch {
   }
   // The position's key, the same for its mirror image: never 0.
   uint64_t Key(const Bits& b) const;
+  // The table's entry for a key.
+  Entry& Slot(uint64_t key) const;
+  // True when `stones` hold k in a row.
+  bool HasLine(uint64_t stones) const;
+  // Narrows [*lower, *upper] by the lines each player can still make.
+  void StaticBounds(const Bits& b, int* lower, int* upper) const;
 
   const Game game_;
   const int width_, height_, k_, cells_;
@@ -147,12 +153,15 @@ class ConnectSearch {
   std::vector<int> order_;        // columns, centre first
   uint64_t mirror_bit_[64] = {};  // bit i's image in the mirror
   uint64_t column_[64] = {};      // the cells of each column
-  struct Free {
+  uint64_t odd_rows_ = 0;         // rows 1, 3, ... from the bottom (row 0)
+  int etc_moves_;  // transposition cutoffs are looked for before this ply
+  struct Unmap {
+    size_t bytes;
     void operator()(Entry* e) const;
   };
   // Allocated zeroed (an empty entry is all zeros), so that pages cost
   // nothing until the search reaches them.
-  std::unique_ptr<Entry[], Free> table_;
+  std::unique_ptr<Entry[], Unmap> table_;
   int table_shift_;
   uint64_t nodes_ = 0;
 };

@@ -26,22 +26,30 @@ ABSL_FLAG(int, positions, 100, "positions per ply");
 ABSL_FLAG(int, table_bits, 24, "log2 of the transposition table's entries");
 ABSL_FLAG(bool, empty, false, "also solve the empty board");
 ABSL_FLAG(uint64_t, seed, 1, "random seed");
+ABSL_FLAG(bool, sequences, false,
+          "print each position as its moves (columns from 1, as Pons' and "
+          "Steininger's solvers read them), its value, positions and time");
 
 namespace mnk {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A position after `plies` random moves of a game that is not over then.
-Position RandomPosition(const Game& game, int plies, std::mt19937_64& rng) {
+// A position after `plies` random moves of a game that is not over then,
+// and its moves as columns from 1.
+Position RandomPosition(const Game& game, int plies, std::mt19937_64& rng,
+                        std::string* moves) {
   for (;;) {
     Position p;
+    moves->clear();
     while (p.stones() < plies && !game.IsTerminal(p)) {
       const Mask legal = game.LegalMask(p);
       int pick = static_cast<int>(rng() % absl::popcount(legal));
       Mask s = legal;
       while (pick-- > 0) s &= s - 1;
-      p = Game::Play(p, absl::countr_zero(s));
+      const int cell = absl::countr_zero(s);
+      moves->push_back(static_cast<char>('1' + cell % game.width()));
+      p = Game::Play(p, cell);
     }
     if (!game.IsTerminal(p)) return p;
   }
@@ -70,22 +78,30 @@ int Run() {
     uint64_t nodes = 0;
     double total = 0;
     for (int i = 0; i < absl::GetFlag(FLAGS_positions); ++i) {
-      const Position p = RandomPosition(game, ply, rng);
+      std::string moves;
+      const Position p = RandomPosition(game, ply, rng, &moves);
       (*search)->Clear();
       const uint64_t before = (*search)->nodes();
       const Clock::time_point start = Clock::now();
-      (*search)->Solve(p);
+      const SearchResult r = (*search)->Solve(p);
       const double s =
           std::chrono::duration<double>(Clock::now() - start).count();
+      if (absl::GetFlag(FLAGS_sequences)) {
+        std::printf("%s %s in %d, %llu positions, %.4f s\n", moves.c_str(),
+                    std::string(ValueName(r.value)).c_str(), r.remoteness,
+                    static_cast<unsigned long long>((*search)->nodes() - before),
+                    s);
+      }
       seconds.push_back(s);
       total += s;
       nodes += (*search)->nodes() - before;
     }
     std::printf(
         "ply %2d: %zu positions, median %.4f s, p90 %.4f s, max %.4f s, "
-        "%.3g positions/s\n",
+        "%.3g positions/s, %llu positions\n",
         ply, seconds.size(), Percentile(seconds, 0.5), Percentile(seconds, 0.9),
-        Percentile(seconds, 1.0), nodes / total);
+        Percentile(seconds, 1.0), nodes / total,
+        static_cast<unsigned long long>(nodes));
     std::fflush(stdout);
   }
   if (absl::GetFlag(FLAGS_empty)) {
