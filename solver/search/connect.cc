@@ -46,6 +46,7 @@ struct ConnectSearch::Entry {
   // none: tried first next time. A column of the key's orientation (the
   // mirror's when the mirror has the smaller key).
   uint8_t refutation;
+  uint8_t work;  // empty cells when stored: how deep its search went
 };
 
 void ConnectSearch::Unmap::operator()(Entry* e) const { munmap(e, bytes); }
@@ -270,19 +271,24 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   assert(!CanWinNext(b));
   ++nodes_;
   const uint64_t key = Key(b);
-  Entry& entry = Slot(key);
-  __builtin_prefetch(&entry);
+  __builtin_prefetch(Bucket(key));
   const uint64_t safe = NonLosingMoves(b);
   if (safe == 0) return -(cells_ - b.moves) / 2;  // lost on the next ply
   if (b.moves >= cells_ - 2) return 0;  // the last two stones make no line
   // The opponent cannot win before its second stone from here, nor the
-  // side to move before its second; the lines still open may say more.
+  // side to move before its second; the lines still open may say more,
+  // and so may the table.
   int lower = -(cells_ - 2 - b.moves) / 2;
   int upper = (cells_ - 1 - b.moves) / 2;
   StaticBounds(b, &lower, &upper);
-  if (entry.key == key) {
-    lower = std::max<int>(lower, entry.lower);
-    upper = std::min<int>(upper, entry.upper);
+  const bool mirrored = key != b.mover + b.mask + bottom_;
+  int first = -1;  // the table's refutation, as a column of b
+  if (const Entry* e = Find(key)) {
+    lower = std::max<int>(lower, e->lower);
+    upper = std::min<int>(upper, e->upper);
+    if (e->refutation != 0) {
+      first = mirrored ? width_ - e->refutation : e->refutation - 1;
+    }
   }
   if (alpha < lower) {
     alpha = lower;
@@ -296,59 +302,76 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
     // Enhanced transposition cutoff: a child whose stored upper bound
     // already lifts this node to beta ends it before any search.
     for (uint64_t s = safe; s != 0; s &= s - 1) {
-      const Bits child = Child(b, s & -s);
-      const uint64_t child_key = Key(child);
-      const Entry& e = Slot(child_key);
-      if (e.key == child_key && -e.upper >= beta) return -e.upper;
+      const Entry* e = Find(Key(Child(b, s & -s)));
+      if (e != nullptr && -e->upper >= beta) return -e->upper;
     }
-  }
-  const bool mirrored = key != b.mover + b.mask + bottom_;
-  int first = -1;  // the table's refutation, as a column of b
-  if (entry.key == key && entry.refutation != 0) {
-    first = mirrored ? width_ - entry.refutation : entry.refutation - 1;
   }
   MoveList moves;
   for (int column : order_) {
     const uint64_t move = safe & column_[column];
     if (move != 0) {
-      moves.Add(move, column == first ? 1000
-                                      : absl::popcount(WinningCells(
-                                            b.mover | move, b.mask)));
+      moves.Add(move, column == first ? 1000 : MoveScore(b, move));
       // The child will read its entry first thing: start the read now.
-      __builtin_prefetch(&Slot(Key(Child(b, move))));
+      __builtin_prefetch(Bucket(Key(Child(b, move))));
     }
   }
-  if (entry.key != key) {
-    entry = {key, static_cast<int8_t>(lower), static_cast<int8_t>(upper), 0};
-  }
+  const int work = cells_ - b.moves;
   const int alpha0 = alpha;
   for (int i = 0; i < moves.size(); ++i) {
-    const Bits child = Child(b, moves[i]);
-    const int score = -Negamax(child, -beta, -alpha);
+    const int score = -Negamax(Child(b, moves[i]), -beta, -alpha);
     if (score >= beta) {
-      // The recursion may have replaced the entry: claim it again.
-      if (entry.key != key) {
-        entry = {key, static_cast<int8_t>(lower), static_cast<int8_t>(upper),
-                 0};
-      }
-      entry.lower = static_cast<int8_t>(std::max<int>(entry.lower, score));
       const int column = absl::countr_zero(moves[i]) / (height_ + 1);
-      entry.refutation =
-          static_cast<uint8_t>(1 + (mirrored ? width_ - 1 - column : column));
+      Store(key, work, score, upper,
+            1 + (mirrored ? width_ - 1 - column : column));
       return score;
     }
     alpha = std::max(alpha, score);
   }
-  if (entry.key != key) {
-    entry = {key, static_cast<int8_t>(lower), static_cast<int8_t>(upper), 0};
-  }
-  entry.upper = static_cast<int8_t>(std::min<int>(entry.upper, alpha));
-  if (alpha > alpha0) entry.lower = static_cast<int8_t>(alpha);  // exact
+  // Every move failed low (alpha is then an upper bound), or one raised
+  // alpha inside the window (then it is exact).
+  Store(key, work, alpha > alpha0 ? alpha : lower, std::min(upper, alpha), 0);
   return alpha;
 }
 
-inline ConnectSearch::Entry& ConnectSearch::Slot(uint64_t key) const {
-  return table_[(key * 0x9E3779B97F4A7C15ull) >> table_shift_];
+inline ConnectSearch::Entry* ConnectSearch::Bucket(uint64_t key) const {
+  return &table_[((key * 0x9E3779B97F4A7C15ull) >> (table_shift_ + 1)) * 2];
+}
+
+inline const ConnectSearch::Entry* ConnectSearch::Find(uint64_t key) const {
+  const Entry* bucket = Bucket(key);
+  return bucket[0].key == key   ? &bucket[0]
+         : bucket[1].key == key ? &bucket[1]
+                                : nullptr;
+}
+
+void ConnectSearch::Store(uint64_t key, int work, int lower, int upper,
+                          int refutation) {
+  Entry* bucket = Bucket(key);
+  for (int i = 0; i < 2; ++i) {
+    Entry& e = bucket[i];
+    if (e.key == key) {  // both bounds hold: keep the tighter of each
+      e.lower = static_cast<int8_t>(std::max<int>(e.lower, lower));
+      e.upper = static_cast<int8_t>(std::min<int>(e.upper, upper));
+      if (refutation != 0) e.refutation = static_cast<uint8_t>(refutation);
+      return;
+    }
+  }
+  // The first entry keeps the position that took the most plies to search
+  // (moving its old one to the second); the second takes any other.
+  const Entry entry{key, static_cast<int8_t>(lower), static_cast<int8_t>(upper),
+                    static_cast<uint8_t>(refutation),
+                    static_cast<uint8_t>(work)};
+  if (work >= bucket[0].work) {
+    bucket[1] = bucket[0];
+    bucket[0] = entry;
+  } else {
+    bucket[1] = entry;
+  }
+}
+
+int ConnectSearch::MoveScore(const Bits& b, uint64_t move) const {
+  const uint64_t threats = WinningCells(b.mover | move, b.mask | move);
+  return absl::popcount(threats);
 }
 
 bool ConnectSearch::HasLine(uint64_t stones) const {
@@ -366,8 +389,7 @@ bool ConnectSearch::HasLine(uint64_t stones) const {
   return false;
 }
 
-void ConnectSearch::StaticBounds(const Bits& b, int* lower,
-                                 int* upper) const {
+void ConnectSearch::StaticBounds(const Bits& b, int* lower, int* upper) const {
   const uint64_t empty = board_ & ~b.mask;
   const uint64_t opponent = b.mover ^ b.mask;
   // A player whose stones and every empty cell hold no line cannot win.
@@ -387,16 +409,13 @@ void ConnectSearch::StaticBounds(const Bits& b, int* lower,
 
 int ConnectSearch::SolveScore(const Bits& b) {
   if (CanWinNext(b)) return (cells_ + 1 - b.moves) / 2;
-  // Bisection on null windows, probing near 0 first (most positions are
-  // close to a draw in score).
+  // Null windows: first the value (is it a win? a loss?), which prunes
+  // the most, then bisection of the score within it.
   int lo = -(cells_ - b.moves) / 2, hi = (cells_ + 1 - b.moves) / 2;
   while (lo < hi) {
-    int mid = lo + (hi - lo) / 2;
-    if (mid <= 0 && lo / 2 < mid) {
-      mid = lo / 2;
-    } else if (mid >= 0 && hi / 2 > mid) {
-      mid = hi / 2;
-    }
+    const int mid = lo <= 0 && 0 < hi     ? 0
+                    : lo <= -1 && -1 < hi ? -1
+                                          : lo + (hi - lo) / 2;
     const int r = Negamax(b, mid, mid + 1);
     if (r <= mid) {
       hi = r;

@@ -48,8 +48,9 @@
 namespace mnk {
 
 struct ConnectSearchOptions {
-  // The transposition table holds 2^table_bits entries of 16 bytes: 24
-  // bits take 256 MiB. Kept between searches (its bounds hold for any root).
+  // The transposition table holds 2^table_bits entries of 16 bytes, in
+  // buckets of two: 24 bits take 256 MiB. Kept between searches (its
+  // bounds hold for any root).
   int table_bits = 24;
 };
 
@@ -135,8 +136,13 @@ class ConnectSearch {
   }
   // The position's key, the same for its mirror image: never 0.
   uint64_t Key(const Bits& b) const;
-  // The table's entry for a key.
-  Entry& Slot(uint64_t key) const;
+  // The table holds buckets of two entries: the bucket of a key, the
+  // key's entry (nullptr when it has none), and bounds for a key.
+  Entry* Bucket(uint64_t key) const;
+  const Entry* Find(uint64_t key) const;
+  void Store(uint64_t key, int work, int lower, int upper, int refutation);
+  // How promising a move looks, for ordering: the threats it makes.
+  int MoveScore(const Bits& b, uint64_t move) const;
   // True when `stones` hold k in a row.
   bool HasLine(uint64_t stones) const;
   // Narrows [*lower, *upper] by the lines each player can still make.

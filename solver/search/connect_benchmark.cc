@@ -87,10 +87,10 @@ int Run() {
       const double s =
           std::chrono::duration<double>(Clock::now() - start).count();
       if (absl::GetFlag(FLAGS_sequences)) {
-        std::printf("%s %s in %d, %llu positions, %.4f s\n", moves.c_str(),
-                    std::string(ValueName(r.value)).c_str(), r.remoteness,
-                    static_cast<unsigned long long>((*search)->nodes() - before),
-                    s);
+        std::printf(
+            "%s %s in %d, %llu positions, %.4f s\n", moves.c_str(),
+            std::string(ValueName(r.value)).c_str(), r.remoteness,
+            static_cast<unsigned long long>((*search)->nodes() - before), s);
       }
       seconds.push_back(s);
       total += s;
