@@ -63,6 +63,9 @@ ABSL_FLAG(bool, batch, false,
           "read one position a line from standard input, answer one a line");
 ABSL_FLAG(bool, json, false,
           "answers of --position or --batch as JSON objects");
+ABSL_FLAG(std::string, book, "",
+          "opening book for a game played by search (default: the built-in "
+          "book of the game, if any)");
 ABSL_FLAG(std::string, search_memory, "256M",
           "memory for the exact search's transposition table, on a "
           "Connect-style board without a table (K, M, G: powers of 1024)");
@@ -204,11 +207,12 @@ absl::Status CheckFlags() {
     return absl::InvalidArgumentError(
         absl::StrCat("--mark=", Printable(mark), ": expected X or O"));
   }
-  for (const char* flag : {"width", "height", "k", "table"}) {
+  for (const char* flag : {"width", "height", "k", "table", "book"}) {
     if (empty_flags.contains(flag)) {
+      const std::string name = flag;
       return absl::InvalidArgumentError(absl::StrCat(
           "--", flag, "= is empty: expected ",
-          std::string(flag) == "table" ? "a file name" : "a number"));
+          name == "table" || name == "book" ? "a file name" : "a number"));
     }
   }
   const bool batch = absl::GetFlag(FLAGS_batch);
@@ -375,6 +379,29 @@ absl::StatusOr<std::unique_ptr<ConnectSearch>> SearchInstead(
   return search;
 }
 
+// The opening book of a game played by search: --book, or the built-in one
+// (data/STEM-book.mnk) if there is one; nullopt without either.
+absl::StatusOr<std::optional<Table>> LoadBook(const char* argv0,
+                                              const GameSpec& spec) {
+  std::string path = UserPath(absl::GetFlag(FLAGS_book));
+  if (path.empty()) {
+    std::string error;
+    std::unique_ptr<Runfiles> runfiles(Runfiles::Create(argv0, &error));
+    if (runfiles == nullptr) return std::nullopt;
+    path = runfiles->Rlocation(
+        absl::StrCat("mnk/data/", spec.FileStem(), "-book.mnk"));
+    if (path.empty() || access(path.c_str(), F_OK) != 0) return std::nullopt;
+  }
+  absl::StatusOr<Table> book = Table::Load(path, spec);
+  if (!book.ok()) return book.status();
+  if (book->layout() != Layout::kBook) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(Printable(path), " is a table in the ",
+                     book->layout_name(), " layout, not a book"));
+  }
+  return std::optional<Table>(*std::move(book));
+}
+
 int Main(const char* argv0) {
   if (absl::Status s = CheckFlags(); !s.ok()) return Fail(kExitUsage, s);
   absl::StatusOr<Table> table = LoadTable(argv0);
@@ -393,8 +420,20 @@ int Main(const char* argv0) {
                   made.status());
     }
     search = *std::move(made);
+  } else if (!absl::GetFlag(FLAGS_book).empty()) {
+    return Fail(kExitUsage,
+                "--book applies to a game played by search, not from a table");
   }
-  const Oracle oracle = table.ok() ? Oracle(*table) : Oracle(search.get());
+  std::optional<Table> book;
+  if (search != nullptr) {
+    absl::StatusOr<std::optional<Table>> loaded =
+        LoadBook(argv0, search->game().spec());
+    if (!loaded.ok()) return Fail(TableExit(loaded.status()), loaded.status());
+    book = *std::move(loaded);
+  }
+  const Oracle oracle =
+      table.ok() ? Oracle(*table)
+                 : Oracle(search.get(), book.has_value() ? &*book : nullptr);
   if (const std::optional<std::string> position = PositionFlag()) {
     return AnswerPosition(oracle, *position);
   }
@@ -419,6 +458,8 @@ int main(int argc, char** argv) {
           "on a Connect-style board without one, by exact search).\n"
           "  play [--table=FILE | --width=M --height=N --k=K [--gravity] "
           "[--misere]]\n"
+          "       [--book=FILE] [--search_memory=256M]     (Connect-style, "
+          "no table)\n"
           "       [--first=human|ai] [--mark=X|O]            a game\n"
           "  play ... --position=P [--json]                  one answer\n"
           "  play ... --batch [--json]                       one answer a line",

@@ -57,6 +57,7 @@ absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
 absl::StatusOr<Analysis> Oracle::Analyze(const Position& p,
                                          const Progress& progress) const {
   if (table_ != nullptr) return mnk::Analyze(*table_, p);
+  if (std::optional<Analysis> a = FromBook(p)) return *std::move(a);
   const MoveAnalysis searched = search_->Analyze(p, progress);
   Analysis a;
   a.position = p;
@@ -64,6 +65,28 @@ absl::StatusOr<Analysis> Oracle::Analyze(const Position& p,
               searched.best_move < 0 ? kNoMove : searched.best_move};
   for (const MoveResult& m : searched.moves) {
     a.moves.push_back({m.cell, m.value, m.remoteness});
+  }
+  return a;
+}
+
+std::optional<Analysis> Oracle::FromBook(const Position& p) const {
+  if (book_ == nullptr || book_->book() == nullptr) return std::nullopt;
+  // The book answers p only with every move's outcome (else kNotFound; a
+  // damaged page too leaves it to the search).
+  absl::StatusOr<Record> record = book_->Probe(p);
+  if (!record.ok()) return std::nullopt;
+  const Game& game = search_->game();
+  Analysis a;
+  a.position = p;
+  a.record = *record;
+  for (Mask s = game.LegalMask(p); s != 0; s &= s - 1) {
+    const int cell = absl::countr_zero(s);
+    const Position child = Game::Play(p, cell);
+    const std::optional<Value> end = game.Primitive(child);
+    const std::optional<BookEntry> c =
+        end ? BookEntry{*end, 0} : book_->book()->Find(child);
+    if (!c.has_value()) return std::nullopt;
+    a.moves.push_back({cell, Negate(c->value), c->remoteness + 1});
   }
   return a;
 }

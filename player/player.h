@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -57,13 +58,15 @@ absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p);
 using Progress = std::function<void(int done, int total)>;
 
 // What answers positions: a table (lookups), or the exact search (for a
-// Connect-style board without a table). Made from a table implicitly, so
-// that every function below takes a Table too. Refers to the table or
-// search, which must outlive it.
+// Connect-style board without a table), after an opening book when there
+// is one (a table in the book layout, solver/book/book.h). Made from a
+// table implicitly, so that every function below takes a Table too. Refers
+// to the table, book or search, which must outlive it.
 class Oracle {
  public:
   Oracle(const Table& table) : table_(&table) {}  // NOLINT: implicit
-  explicit Oracle(ConnectSearch* search) : search_(search) {}
+  explicit Oracle(ConnectSearch* search, const Table* book = nullptr)
+      : search_(search), book_(book) {}
 
   const Game& game() const {
     return table_ != nullptr ? table_->game() : search_->game();
@@ -74,14 +77,20 @@ class Oracle {
   // search solves the moves (a table needs none).
   absl::StatusOr<Analysis> Analyze(const Position& p,
                                    const Progress& progress = {}) const;
-  // A table's Table::CheckUnchanged; OK for a search.
+  // The table's (or book's) Table::CheckUnchanged; OK for a search alone.
   absl::Status CheckUnchanged() const {
-    return table_ != nullptr ? table_->CheckUnchanged() : absl::OkStatus();
+    return table_ != nullptr  ? table_->CheckUnchanged()
+           : book_ != nullptr ? book_->CheckUnchanged()
+                              : absl::OkStatus();
   }
 
  private:
+  // The answer from the book: nullopt unless it holds p and every move.
+  std::optional<Analysis> FromBook(const Position& p) const;
+
   const Table* table_ = nullptr;
   ConnectSearch* search_ = nullptr;
+  const Table* book_ = nullptr;
 };
 
 absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,

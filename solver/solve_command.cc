@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cassert>
 #include <csignal>
 #include <cstdio>
 #include <optional>
@@ -357,6 +358,9 @@ absl::StatusOr<Written> WriteSolution(const Solution& s,
       }
       break;
     }
+    case Layout::kBook:  // a solve never writes one (//solver:book does)
+      assert(false);
+      break;
   }
   if (!status.ok()) return status;
   return w;

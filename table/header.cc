@@ -61,12 +61,13 @@ absl::StatusOr<std::pair<Game, TableLayout>> GameAndLayout(
                               (compressed ? TableHeader::kFlagRemoteness : 0);
   if (!game.ok() || (h.flags & ~known_flags) != 0 ||
       h.indexing != TableHeader::kIndexingScheme ||
-      (layout != Layout::kFull && layout != Layout::kCompact && !compressed) ||
+      (layout != Layout::kFull && layout != Layout::kCompact &&
+       layout != Layout::kBook && !compressed) ||
       h.reserved != 0 || h.header_size != kTableHeaderSize) {
     return absl::DataLossError(absl::StrFormat(
         "%s has a corrupt header: game %dx%d k=%d flags %d, indexing %d, "
         "layout %d, header size %d; expected a valid game, flags 0 to 3 (0 "
-        "to 7 in layout 3), indexing %d, layout 1 to 3, header size %d",
+        "to 7 in layout 3), indexing %d, layout 1 to 4, header size %d",
         source, h.width, h.height, h.k, h.flags, h.indexing, h.layout,
         h.header_size, TableHeader::kIndexingScheme, kTableHeaderSize));
   }
@@ -162,6 +163,10 @@ absl::StatusOr<CheckedHeader> CheckHeader(const uint8_t* data, uint64_t size,
       data_bytes = h.data.compressed.sections_end;
       break;
     }
+    case Layout::kBook:
+      expected[1] = kTableHeaderSize + 8 * h.reachable;
+      data_bytes = expected[1] + h.reachable;
+      break;
   }
   const uint64_t found[3] = {h.data.full.values_offset,
                              h.data.full.details_offset, h.data.full.zero};

@@ -21,17 +21,20 @@
 //   16      1     indexing scheme: 1 = layered shape/pattern ranks
 //                 (solver/index/index.h)
 //   17      1     record layout (table/layout.h): 1 full, 2 compact,
-//                 3 compressed
+//                 3 compressed, 4 book
 //   18      2     reserved, 0
 //   20      4     header size: 64
 //   24      8     E = number of indices (PositionIndex::size())
-//   32      8     reachable positions (indices whose value is not 0)
+//   32      8     reachable positions (indices whose value is not 0); in
+//                 a book, the positions it holds (N)
 //   40      24    where the data lies, by layout:
 //                   full:       values offset (64), details offset
 //                               (64 + V), 0
 //                   compact:    values offset (64), 0, 0
 //                   compressed: directory offset (64), section count S,
 //                               where the sections end (D)
+//                   book:       keys offset (64), records offset
+//                               (64 + 8N), 0
 //
 // Tic-tac-toe, full layout: 4d 4e 4b 54 41 42 4c 45 | 03 00 00 00 | 03 03
 // 03 00 | 01 01 00 00 | 40 00 00 00 | E = 6046 | 5478 | 64 | 1576 | 0.
@@ -84,6 +87,9 @@ struct TableHeader {
     struct {
       uint64_t directory_offset, section_count, sections_end;
     } compressed;
+    struct {
+      uint64_t keys_offset, records_offset, zero;
+    } book;
   } data;
 };
 static_assert(ABSL_IS_LITTLE_ENDIAN, "table files are read by copying bytes");

@@ -10,6 +10,8 @@ const char* LayoutName(Layout layout) {
       return "compact";
     case Layout::kCompressed:
       return "compressed";
+    case Layout::kBook:
+      return "book";
   }
   return "unknown";
 }

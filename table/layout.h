@@ -7,8 +7,9 @@
 //   l.name();            // "compressed"
 //   mnk::TableLayout::Compact().has_remoteness();  // false, always
 //
-// Only the combinations a file can hold can be made: full records always
-// keep remoteness, compact ones never, compressed ones either way.
+// Only the combinations a file can hold can be made: full records and
+// books always keep remoteness, compact ones never, compressed ones either
+// way.
 #ifndef MNK_TABLE_LAYOUT_H_
 #define MNK_TABLE_LAYOUT_H_
 
@@ -24,11 +25,13 @@ enum class Layout : uint8_t {
   kFull = 1,        // value, remoteness and best move of every index
   kCompact = 2,     // values of the even layers, five to a byte
   kCompressed = 3,  // run-coded sections of canonical even-layer positions
+  kBook = 4,        // value and remoteness of chosen positions (a book)
 };
 
-// "full", "compact" or "compressed"; "unknown" for another byte.
+// "full", "compact", "compressed" or "book"; "unknown" for another byte.
 const char* LayoutName(Layout layout);
-// The layout a name means, nullopt for none.
+// The layout a name means (of the three a solve writes: not "book"),
+// nullopt for none.
 std::optional<Layout> LayoutNamed(absl::string_view name);
 
 class TableLayout {
@@ -38,11 +41,13 @@ class TableLayout {
   static constexpr TableLayout Compressed(bool remoteness = true) {
     return {Layout::kCompressed, remoteness};
   }
+  static constexpr TableLayout Book() { return {Layout::kBook, true}; }
   // The layout `layout` with remoteness if it can keep it (the compressed
   // one then keeps it).
   static constexpr TableLayout Of(Layout layout) {
     return layout == Layout::kFull      ? Full()
            : layout == Layout::kCompact ? Compact()
+           : layout == Layout::kBook    ? Book()
                                         : Compressed();
   }
 

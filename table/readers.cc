@@ -5,6 +5,8 @@
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "solver/game/policy.h"
+#include "table/file_io.h"
 
 namespace mnk {
 
@@ -86,6 +88,74 @@ Value CompactReader::ValueOf(const Position& p) const {
     best = std::max(best, Negate(ValueOf(Game::Play(p, absl::countr_zero(s)))));
   }
   return best;
+}
+
+BookReader::BookReader(const TableBytes& t)
+    : t_(&t),
+      size_(t.reachable),
+      keys_(t.data() + kTableHeaderSize),
+      records_(keys_ + 8 * size_) {}
+
+uint64_t BookReader::Key(uint64_t i) const {
+  return GetLittleEndian(keys_ + 8 * i, 8);
+}
+
+std::optional<BookEntry> BookReader::Find(const Position& p) const {
+  const uint64_t key = t_->index.Index(t_->game.Canonical(p));
+  uint64_t lo = 0, hi = size_;  // the key, if held, is in [lo, hi)
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (!t_->Readable(keys_ + 8 * mid, 8)) return std::nullopt;
+    const uint64_t k = Key(mid);
+    if (k == key) {
+      if (!t_->Readable(records_ + mid, 1)) return std::nullopt;
+      return BookEntry{static_cast<Value>(records_[mid] >> kRemotenessBits),
+                       records_[mid] & kMaxRemoteness};
+    }
+    if (k < key) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return std::nullopt;
+}
+
+absl::StatusOr<Record> BookReader::Probe(const Position& p) const {
+  const Game& game = t_->game;
+  const std::optional<BookEntry> entry = Find(p);
+  if (!entry.has_value()) {
+    return absl::NotFoundError(
+        absl::StrCat("the book does not hold ", game.Format(p)));
+  }
+  Record r{entry->value, entry->remoteness, kNoMove};
+  int best_score = 0;
+  for (Mask s = game.LegalMask(p); s != 0; s &= s - 1) {
+    const int cell = absl::countr_zero(s);
+    const Position child = Game::Play(p, cell);
+    std::optional<BookEntry> c;
+    if (const std::optional<Value> end = game.Primitive(child)) {
+      c = BookEntry{*end, 0};
+    } else {
+      c = Find(child);
+    }
+    if (!c.has_value()) {
+      return absl::NotFoundError(absl::StrCat("the book holds ", game.Format(p),
+                                              " but not its move ", cell));
+    }
+    const int score = PolicyScore(Negate(c->value), c->remoteness + 1);
+    if (r.best_move == kNoMove || score > best_score) {
+      r.best_move = cell;
+      best_score = score;
+    }
+  }
+  return r;
+}
+
+Value BookReader::ValueOf(const Position& p) const {
+  if (const std::optional<Value> end = t_->game.Primitive(p)) return *end;
+  const std::optional<BookEntry> entry = Find(p);
+  return entry.has_value() ? entry->value : Value::kUnreachable;
 }
 
 }  // namespace mnk

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -99,6 +100,36 @@ class CompactReader {
  private:
   const TableBytes* t_;
   CompactLayout layout_;
+};
+
+// A book's value and remoteness of one position.
+struct BookEntry {
+  Value value;
+  int remoteness;
+};
+
+// Layout 4: a book, N positions found by binary search on their keys.
+class BookReader {
+ public:
+  explicit BookReader(const TableBytes& t);
+  uint64_t size() const { return size_; }
+  // The entry of p (or of its mirror image: keys are canonical); nullopt
+  // when the book does not hold it or a page it read is damaged.
+  std::optional<BookEntry> Find(const Position& p) const;
+  // The record of p when the book holds p and every move's outcome (held,
+  // or over by the rules): the best move by mnk::PolicyScore. kNotFound
+  // otherwise.
+  absl::StatusOr<Record> Probe(const Position& p) const;
+  Value ValueOf(const Position& p) const;
+  // Entry i's key and record byte, for verify (pages unchecked).
+  uint64_t Key(uint64_t i) const;
+  uint8_t RecordByte(uint64_t i) const { return records_[i]; }
+
+ private:
+  const TableBytes* t_;
+  uint64_t size_;
+  const uint8_t* keys_;
+  const uint8_t* records_;
 };
 
 }  // namespace mnk

@@ -232,6 +232,8 @@ absl::StatusOr<Table::Reader> Table::OpenReader(const TableBytes& t) {
       return Reader(FullReader(t));
     case Layout::kCompact:
       return Reader(CompactReader(t));
+    case Layout::kBook:
+      return Reader(BookReader(t));
     case Layout::kCompressed:
       break;
   }

@@ -41,6 +41,16 @@
 // Only positions with X to move that are reachable, not over and canonical
 // are stored; probes canonicalize, and derive odd layers from children
 // (table/compressed_reader.h).
+//
+// Layout 4 (a book: chosen positions only, such as an opening book of a
+// game too big to tabulate; `reachable` in the header is their number N):
+//   64      8N    keys, ascending: PositionIndex::Index of each position's
+//                 canonical image (Game::Canonical)
+//   64+8N   N     one byte each: the value (bits 7-6) and remoteness (bits
+//                 5-0), as the first byte of a full record (table/record.h)
+// Probes find a position by binary search, and its best move from its
+// children's entries: a book answers a position only with all its moves.
+// Size: D + 4P + 4 bytes, about 9 bytes a position.
 #ifndef MNK_TABLE_TABLE_H_
 #define MNK_TABLE_TABLE_H_
 
@@ -113,7 +123,7 @@ class Table {
   uint64_t reachable() const { return t_->reachable; }
   uint64_t file_bytes() const { return t_->size; }
   Layout layout() const { return t_->layout.layout(); }
-  // "full", "compact" or "compressed".
+  // "full", "compact", "compressed" or "book".
   const char* layout_name() const { return t_->layout.name(); }
   // Whether probes give remoteness (not from compact tables, nor compressed
   // ones written without it).
@@ -123,6 +133,8 @@ class Table {
     const auto* r = std::get_if<CompressedReader>(&reader_);
     return r != nullptr ? &r->sections() : nullptr;
   }
+  // The reader of a book; nullptr for other layouts.
+  const BookReader* book() const { return std::get_if<BookReader>(&reader_); }
   // The records of a full table.
   const RecordView& view() const {
     return std::get<FullReader>(reader_).view();
@@ -167,7 +179,8 @@ class Table {
   Value ValueOf(const Position& p) const;
 
  private:
-  using Reader = std::variant<FullReader, CompactReader, CompressedReader>;
+  using Reader =
+      std::variant<FullReader, CompactReader, CompressedReader, BookReader>;
   static absl::StatusOr<Table> FromMemory(
       std::shared_ptr<const uint8_t> bytes, uint64_t size,
       std::optional<GameSpec> expected, absl::string_view source,

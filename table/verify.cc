@@ -441,12 +441,97 @@ std::string IndexedProblem(const Table& table, uint64_t i, const Position& p,
   return "";
 }
 
+// What is wrong with a book's entry i (a position and its record byte),
+// "" if nothing. Entries whose moves the book holds too are checked
+// against them (counted in `report`).
+std::string BookProblem(const Table& table, const BookReader& book, uint64_t i,
+                        const Position& p, VerifyReport& report) {
+  const Game& game = table.game();
+  if (game.Canonical(p) != p) return "the key is not of a canonical image";
+  if (!game.IsLegal(p) || !game.IsReachable(p)) {
+    return "no game reaches the position";
+  }
+  if (game.IsTerminal(p)) return "the game is over there";
+  const uint8_t byte = book.RecordByte(i);
+  const Value value = static_cast<Value>(byte >> kRemotenessBits);
+  const int remoteness = byte & kMaxRemoteness;
+  const int left = game.cells() - p.stones();
+  const bool plausible =
+      value == Value::kDraw  ? remoteness == left
+      : value == Value::kWin ? remoteness % 2 == 1 && remoteness <= left
+      : value == Value::kLoss
+          ? remoteness % 2 == 0 && remoteness >= 2 && remoteness <= left
+          : false;
+  if (!plausible) {
+    return absl::StrCat("impossible record: ", ValueName(value), " in ",
+                        remoteness, " with ", left, " empty cells");
+  }
+  // With every move's outcome at hand, the record must be the best of them.
+  absl::StatusOr<Record> derived = book.Probe(p);
+  if (!derived.ok()) return "";  // a leaf: its moves are not in the book
+  ++report.checked;
+  int best_score = 0;
+  Record best;
+  for (int cell : game.LegalMoves(p)) {
+    const Position child = Game::Play(p, cell);
+    const std::optional<Value> end = game.Primitive(child);
+    const std::optional<BookEntry> c =
+        end ? BookEntry{*end, 0} : book.Find(child);
+    const Value v = Negate(c->value);
+    const int score = PolicyScore(v, c->remoteness + 1);
+    if (best.best_move == kNoMove || score > best_score) {
+      best = {v, c->remoteness + 1, cell};
+      best_score = score;
+    }
+  }
+  if (best.value != value || best.remoteness != remoteness) {
+    return absl::StrCat("stored ", ValueName(value), " in ", remoteness,
+                        ", its moves give ", Describe(best));
+  }
+  return "";
+}
+
+// Every entry of a book: keys ascending and of canonical images of
+// reachable positions in play, records possible, and each entry whose
+// moves are held the best of them.
+VerifyReport VerifyBook(const Table& table,
+                        const std::function<void(uint64_t)>& progress) {
+  const BookReader& book = *table.book();
+  Findings mine;
+  uint64_t previous = 0;
+  for (uint64_t i = 0; i < book.size(); ++i) {
+    if (progress && i % (1 << 16) == 0) progress(i);
+    ++mine.report.indices;
+    const uint64_t key = book.Key(i);
+    if (key >= table.index().size() || (i > 0 && key <= previous)) {
+      ++mine.report.errors;
+      if (mine.errors.size() < 10) {
+        mine.errors.push_back(absl::StrCat(
+            "entry ", i, ": key ", key, " is not above the one before (",
+            previous, ") and below ", table.index().size()));
+      }
+      previous = key;
+      continue;
+    }
+    previous = key;
+    ++mine.report.reachable;
+    const Position p = table.index().At(key);
+    const std::string problem = BookProblem(table, book, i, p, mine.report);
+    if (!problem.empty()) mine.Add(key, table.game(), p, problem);
+  }
+  VerifyReport total;
+  std::mutex mu;
+  mine.MergeInto(total, mu);
+  return total;
+}
+
 }  // namespace
 
 VerifyReport VerifyRecords(const Table& table, int threads,
                            const std::function<void(uint64_t)>& progress) {
   const Game& game = table.game();
   const PositionIndex& index = table.index();
+  if (table.layout() == Layout::kBook) return VerifyBook(table, progress);
   const bool full = table.layout() == Layout::kFull;
   // Without gravity the rules decide reachability locally; with gravity it
   // takes a forward pass.

@@ -6,8 +6,10 @@
 // rules reach (found by a forward pass with gravity). A compact table's
 // stored values (even layers) are checked against the values its children
 // derive from their own children. A full table's 2-bit value section (what
-// value-only probes read) must agree with its records. Uses no solver code:
-// only the rules, the index and the table.
+// value-only probes read) must agree with its records. A book (layout 4)
+// must hold canonical reachable positions in play, in ascending order, and
+// each position whose moves it holds must be the best of them. Uses no
+// solver code: only the rules, the index and the table.
 //
 //   absl::StatusOr<mnk::Table> t = mnk::Table::Load(path);  // checksum
 //   mnk::VerifyReport r = mnk::VerifyRecords(*t, /*threads=*/2);

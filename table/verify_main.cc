@@ -49,9 +49,10 @@ absl::StatusOr<Table> LoadChecked(const std::string& path) {
 
 // Step 2: every record against its children, with a progress line.
 VerifyReport CheckRecords(const Table& table, int threads) {
+  const bool book = table.layout() == Layout::kBook;
   Progress progress(!absl::GetFlag(FLAGS_quiet),
                     "verify " + table.game().spec().Name(),
-                    table.index().size(), "entries");
+                    book ? table.reachable() : table.index().size(), "entries");
   progress.SetPhase("checking");
   return VerifyRecords(table, threads, [&](uint64_t n) { progress.Add(n); });
 }
@@ -66,6 +67,10 @@ bool PrintReport(const Table& table, const VerifyReport& report,
           ? std::string(
                 "terminal positions are not stored: the rules decide "
                 "them")
+      : table.layout() == Layout::kBook
+          ? std::string(
+                "a book holds positions in play only; the others "
+                "are its leaves")
           : absl::StrCat(report.terminal,
                          " terminal, checked against the rules");
   std::printf(

@@ -1,5 +1,7 @@
 #include "table/write.h"
 
+#include <algorithm>
+#include <cassert>
 #include <functional>
 
 #include "table/compressed.h"
@@ -83,6 +85,21 @@ void EmitCompressed(const GameSpec& spec,
   EmitTable(h, all, emit);
 }
 
+// Layout 4: the keys, then the records.
+void EmitBook(const GameSpec& spec, const BookEntries& book, const Emit& emit) {
+  assert(book.keys.size() == book.records.size());
+  assert(std::is_sorted(book.keys.begin(), book.keys.end()));
+  const uint64_t n = book.keys.size();
+  std::string keys(8 * n, '\0');
+  for (uint64_t i = 0; i < n; ++i) {
+    PutLittleEndian(&keys[8 * i], book.keys[i], 8);
+  }
+  const PositionIndex index(*Game::Create(spec));
+  TableHeader h = TableHeader::For(spec, TableLayout::Book(), index.size(), n);
+  h.data.book = {kTableHeaderSize, kTableHeaderSize + 8 * n, 0};
+  EmitTable(h, {{keys.data(), keys.size()}, {book.records.data(), n}}, emit);
+}
+
 std::string Collect(const std::function<void(const Emit&)>& emit_all) {
   std::string bytes;
   emit_all([&](const void* data, size_t size) {
@@ -138,6 +155,10 @@ std::string SerializeCompressedTable(const Game& game,
       reachable, remoteness);
 }
 
+std::string SerializeBookTable(const GameSpec& spec, const BookEntries& book) {
+  return Collect([&](const Emit& emit) { EmitBook(spec, book, emit); });
+}
+
 absl::Status CheckTableTarget(const std::string& path) {
   return CheckWriteTarget(path);
 }
@@ -163,6 +184,12 @@ absl::Status WriteCompressedTable(const std::string& path, const GameSpec& spec,
   return WriteAtomically(path, [&](const Emit& emit) {
     EmitCompressed(spec, sections, reachable, remoteness, emit);
   });
+}
+
+absl::Status WriteBookTable(const std::string& path, const GameSpec& spec,
+                            const BookEntries& book) {
+  return WriteAtomically(path,
+                         [&](const Emit& emit) { EmitBook(spec, book, emit); });
 }
 
 }  // namespace mnk

@@ -41,6 +41,15 @@ std::string SerializeCompressedTable(const Game& game,
                                      const RecordView& records,
                                      uint64_t reachable, bool remoteness);
 
+// A book's positions (layout 4, table/table.h): the canonical index of
+// each, ascending and without repeats, and its record byte (the value in
+// bits 7-6, remoteness in bits 5-0).
+struct BookEntries {
+  std::vector<uint64_t> keys;
+  std::vector<uint8_t> records;
+};
+std::string SerializeBookTable(const GameSpec& spec, const BookEntries& book);
+
 // Checks, before a long solve, that a table can be written to `path`
 // (CheckWriteTarget in table/file_io.h).
 absl::Status CheckTableTarget(const std::string& path);
@@ -56,6 +65,8 @@ absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
 absl::Status WriteCompressedTable(const std::string& path, const GameSpec& spec,
                                   const std::vector<std::string>& sections,
                                   uint64_t reachable, bool remoteness);
+absl::Status WriteBookTable(const std::string& path, const GameSpec& spec,
+                            const BookEntries& book);
 
 }  // namespace mnk
 

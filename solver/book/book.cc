@@ -1,0 +1,259 @@
+#include "solver/book/book.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "solver/game/policy.h"
+#include "solver/index/index.h"
+#include "table/file_io.h"
+#include "table/page_checks.h"
+#include "table/readers.h"
+#include "table/record.h"
+
+namespace mnk {
+namespace {
+
+constexpr size_t kLogRecordBytes = 16;
+
+absl::Status ErrnoError(absl::string_view what, const std::string& path) {
+  return absl::ErrnoToStatus(errno, absl::StrCat(what, " ", path));
+}
+
+uint8_t RecordByte(const BookEntry& e) {
+  return static_cast<uint8_t>(static_cast<int>(e.value) << kRemotenessBits |
+                              e.remoteness);
+}
+
+BookEntry FromByte(uint8_t byte) {
+  return {static_cast<Value>(byte >> kRemotenessBits), byte & kMaxRemoteness};
+}
+
+// The work dir's log of solved positions (drawn in book.h).
+class SolvedLog {
+ public:
+  // Opens or creates the log at `path`, reading its sound records into
+  // *entries and cutting off anything after them.
+  static absl::StatusOr<std::unique_ptr<SolvedLog>> Open(
+      const std::string& path,
+      absl::flat_hash_map<uint64_t, uint8_t>* entries) {
+    absl::StatusOr<std::string> bytes = ReadWholeFile(path);
+    if (!bytes.ok() && !absl::IsNotFound(bytes.status())) {
+      return bytes.status();
+    }
+    size_t sound = 0;
+    for (; bytes.ok() && sound + kLogRecordBytes <= bytes->size();
+         sound += kLogRecordBytes) {
+      const uint8_t* r =
+          reinterpret_cast<const uint8_t*>(bytes->data()) + sound;
+      if (Crc32(0, r, 12) != GetLittleEndian(r + 12, 4)) break;
+      (*entries)[GetLittleEndian(r, 8)] = r[8];
+    }
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) return ErrnoError("cannot open", path);
+    auto log = std::unique_ptr<SolvedLog>(new SolvedLog(fd, path));
+    if (ftruncate(fd, static_cast<off_t>(sound)) != 0 ||
+        lseek(fd, 0, SEEK_END) < 0) {
+      return ErrnoError("cannot cut the torn end of", path);
+    }
+    return log;
+  }
+  ~SolvedLog() { close(fd_); }
+
+  void Append(uint64_t key, uint8_t record) {
+    uint8_t r[kLogRecordBytes] = {};
+    PutLittleEndian(r, key, 8);
+    r[8] = record;
+    PutLittleEndian(r + 12, Crc32(0, r, 12), 4);
+    pending_.append(reinterpret_cast<const char*>(r), sizeof(r));
+  }
+  // Writes what was appended and syncs it.
+  absl::Status Sync() {
+    for (size_t done = 0; done < pending_.size();) {
+      const ssize_t n =
+          write(fd_, pending_.data() + done, pending_.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return ErrnoError("cannot write", path_);
+      done += static_cast<size_t>(n);
+    }
+    pending_.clear();
+    if (fsync(fd_) != 0) return ErrnoError("cannot sync", path_);
+    return absl::OkStatus();
+  }
+
+ private:
+  SolvedLog(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  const int fd_;
+  const std::string path_;
+  std::string pending_;
+};
+
+class BookBuilder {
+ public:
+  BookBuilder(ConnectSearch& search, const BookOptions& options)
+      : search_(search),
+        game_(search.game()),
+        index_(game_),
+        options_(options) {}
+
+  absl::Status Run() {
+    if (!options_.work_dir.empty()) {
+      if (mkdir(options_.work_dir.c_str(), 0777) != 0 && errno != EEXIST) {
+        return ErrnoError("cannot make the work dir", options_.work_dir);
+      }
+      absl::StatusOr<std::unique_ptr<SolvedLog>> log =
+          SolvedLog::Open(absl::StrCat(options_.work_dir, "/book-",
+                                       game_.spec().FileStem(), ".log"),
+                          &entries_);
+      if (!log.ok()) return log.status();
+      log_ = *std::move(log);
+      progress_.from_log = entries_.size();
+    }
+    for (int side = 0; side < 2; ++side) {
+      if (absl::Status s = Follow(side); !s.ok()) return s;
+    }
+    return log_ != nullptr ? log_->Sync() : absl::OkStatus();
+  }
+
+  // The entries, by key.
+  BookEntries Entries() const {
+    std::vector<std::pair<uint64_t, uint8_t>> sorted(entries_.begin(),
+                                                     entries_.end());
+    std::sort(sorted.begin(), sorted.end());
+    BookEntries book;
+    for (const auto& [key, record] : sorted) {
+      book.keys.push_back(key);
+      book.records.push_back(record);
+    }
+    return book;
+  }
+
+ private:
+  // The games where `side` plays the policy and the other side anything,
+  // ply by ply up to P.
+  absl::Status Follow(int side) {
+    progress_.side = side;
+    std::vector<Position> frontier = {Position()};
+    for (int ply = 0; ply <= options_.plies && !frontier.empty(); ++ply) {
+      progress_.ply = ply;
+      absl::flat_hash_set<Position> next;
+      for (const Position& p : frontier) {
+        if (game_.IsTerminal(p)) continue;
+        if (p.side_to_move() == side) {
+          absl::StatusOr<int> best = Analyse(p);
+          if (!best.ok()) return best.status();
+          next.insert(Game::Play(p, *best));
+        } else {
+          for (int cell : game_.LegalMoves(p)) next.insert(Game::Play(p, cell));
+        }
+      }
+      // In a fixed order, so that runs solve the same positions alike.
+      frontier.assign(next.begin(), next.end());
+      std::sort(frontier.begin(), frontier.end(),
+                [](const Position& a, const Position& b) {
+                  return a.x != b.x ? a.x < b.x : a.o < b.o;
+                });
+    }
+    return absl::OkStatus();
+  }
+
+  // Solves each move of p (a position in play), keeps p's outcome, and
+  // returns the policy's move.
+  absl::StatusOr<int> Analyse(const Position& p) {
+    int best = -1, best_score = 0;
+    BookEntry outcome{Value::kUnreachable, 0};
+    for (int cell : game_.LegalMoves(p)) {
+      const Position child = Game::Play(p, cell);
+      const std::optional<Value> end = game_.Primitive(child);
+      const BookEntry c = end ? BookEntry{*end, 0} : Outcome(child);
+      if (absl::Status s = SyncNowAndThen(); !s.ok()) return s;
+      const Value v = Negate(c.value);
+      const int score = PolicyScore(v, c.remoteness + 1);
+      if (best < 0 || score > best_score) {
+        best = cell;
+        best_score = score;
+        outcome = {v, c.remoteness + 1};
+      }
+    }
+    Keep(p, outcome);
+    ++progress_.analysed;
+    if (absl::Status s = SyncNowAndThen(); !s.ok()) return s;
+    if (options_.progress) options_.progress(progress_);
+    return best;
+  }
+
+  // The log synced at most once a second: a stopped run loses at most a
+  // second's solves.
+  absl::Status SyncNowAndThen() {
+    if (log_ == nullptr || absl::Now() - last_sync_ < absl::Seconds(1)) {
+      return absl::OkStatus();
+    }
+    last_sync_ = absl::Now();
+    return log_->Sync();
+  }
+
+  // The outcome of a position in play: kept, or solved and kept.
+  BookEntry Outcome(const Position& p) {
+    const auto it = entries_.find(Key(p));
+    if (it != entries_.end()) return FromByte(it->second);
+    const SearchResult r = search_.Solve(p);
+    ++progress_.solved;
+    const BookEntry e{r.value, r.remoteness};
+    Keep(p, e);
+    return e;
+  }
+
+  void Keep(const Position& p, const BookEntry& e) {
+    const uint64_t key = Key(p);
+    if (!entries_.emplace(key, RecordByte(e)).second) return;
+    if (log_ != nullptr) log_->Append(key, RecordByte(e));
+  }
+
+  uint64_t Key(const Position& p) const {
+    return index_.Index(game_.Canonical(p));
+  }
+
+  ConnectSearch& search_;
+  const Game& game_;
+  const PositionIndex index_;
+  const BookOptions& options_;
+  absl::flat_hash_map<uint64_t, uint8_t> entries_;
+  std::unique_ptr<SolvedLog> log_;
+  absl::Time last_sync_ = absl::InfinitePast();
+  BookProgress progress_{};
+};
+
+}  // namespace
+
+absl::StatusOr<BookEntries> BuildBook(ConnectSearch& search,
+                                      const BookOptions& options) {
+  const Game& game = search.game();
+  if (options.plies < 0 || options.plies > game.cells()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a book of ", options.plies, " plies: expected 0 to ",
+                     game.cells(), " for ", game.spec().Name()));
+  }
+  if (!PositionIndex(game).fits()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the positions of ", game.spec().Name(),
+                     " cannot be indexed in 64 bits"));
+  }
+  BookBuilder builder(search, options);
+  if (absl::Status s = builder.Run(); !s.ok()) return s;
+  return builder.Entries();
+}
+
+}  // namespace mnk

@@ -1,0 +1,138 @@
+// The opening book (solver/book) against the retrograde solver's records
+// of Connect-style 5x4: every entry's value and remoteness, the best move of
+// every position the book answers, the book layout's verify, and a stopped
+// run that resumes from its work dir to the same bytes.
+#include "solver/book/book.h"
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "absl/numeric/bits.h"
+#include "gtest/gtest.h"
+#include "player/player.h"
+#include "solver/game/game.h"
+#include "solver/retrograde/solver.h"
+#include "solver/search/connect.h"
+#include "table/table.h"
+#include "table/verify.h"
+#include "table/write.h"
+
+namespace mnk {
+namespace {
+
+const GameSpec kSpec{5, 4, 4, true};
+
+absl::StatusOr<BookEntries> Build(int plies, const std::string& work_dir,
+                                  uint64_t* solved = nullptr) {
+  std::unique_ptr<ConnectSearch> search =
+      *ConnectSearch::Create(*Game::Create(kSpec), {18});
+  BookOptions options;
+  options.plies = plies;
+  options.work_dir = work_dir;
+  options.progress = [solved](const BookProgress& p) {
+    if (solved != nullptr) *solved = p.solved;
+  };
+  return BuildBook(*search, options);
+}
+
+TEST(BookTest, AgreesWithTheSolvedTable) {
+  absl::StatusOr<BookEntries> book = Build(8, "");
+  ASSERT_TRUE(book.ok()) << book.status();
+  EXPECT_EQ(book->keys.size(), 3798u);
+  absl::StatusOr<Table> table =
+      Table::FromBytes(SerializeBookTable(kSpec, *book));
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_STREQ(table->layout_name(), "book");
+  const VerifyReport report = VerifyRecords(*table, 1);
+  EXPECT_EQ(report.errors, 0u) << report.first_errors[0];
+  EXPECT_EQ(report.reachable, book->keys.size());
+  EXPECT_EQ(report.checked, 952u);
+
+  const Game game = *Game::Create(kSpec);
+  absl::StatusOr<Solution> solved = Solve(game, {2});
+  ASSERT_TRUE(solved.ok()) << solved.status();
+  int answered = 0;
+  for (size_t i = 0; i < book->keys.size(); ++i) {
+    const Position p = table->index().At(book->keys[i]);
+    for (const Position& image : {p, game.Transform(p, 1)}) {
+      const Record want =
+          solved->records.view().Get(solved->index.Index(image));
+      const std::optional<BookEntry> got = table->book()->Find(image);
+      ASSERT_TRUE(got.has_value()) << game.Format(image);
+      ASSERT_EQ(got->value, want.value) << game.Format(image);
+      ASSERT_EQ(got->remoteness, want.remoteness) << game.Format(image);
+      absl::StatusOr<Record> probed = table->Probe(image);
+      if (probed.ok()) {
+        ASSERT_EQ(*probed, want) << game.Format(image);
+        ++answered;
+      } else {
+        ASSERT_EQ(probed.status().code(), absl::StatusCode::kNotFound);
+      }
+    }
+  }
+  EXPECT_EQ(answered, 2 * 952);
+  // A position the book does not hold.
+  EXPECT_EQ(
+      table->Probe(*game.Parse("...../...../...../XXOO.")).status().code(),
+      absl::StatusCode::kNotFound);
+}
+
+// The player answers from the book what the search answers, byte for byte,
+// on every position the book holds and on the moves after them (which the
+// search answers when the book cannot).
+TEST(BookTest, ThePlayerAnswersFromTheBookAsTheSearchDoes) {
+  absl::StatusOr<BookEntries> book = Build(8, "");
+  ASSERT_TRUE(book.ok()) << book.status();
+  const Table table = *Table::FromBytes(SerializeBookTable(kSpec, *book));
+  const Game& game = table.game();
+  std::unique_ptr<ConnectSearch> search = *ConnectSearch::Create(game, {18});
+  const Oracle searched(search.get()), with_book(search.get(), &table);
+  int compared = 0, from_book = 0;
+  for (uint64_t key : book->keys) {
+    const Position p = table.index().At(key);
+    for (Mask s = game.LegalMask(p); s != 0; s &= s - 1) {
+      for (const Position& q :
+           {p, game.Transform(p, 1), Game::Play(p, absl::countr_zero(s))}) {
+        const std::string line = game.Format(q);
+        ASSERT_EQ(AnswerLine(with_book, line, true),
+                  AnswerLine(searched, line, true));
+        ++compared;
+        from_book += table.Probe(q).ok();
+      }
+    }
+  }
+  EXPECT_EQ(compared, 50895);
+  EXPECT_EQ(from_book, 10115);  // the rest fell through to the search
+}
+
+TEST(BookTest, AStoppedRunResumesToTheSameBytes) {
+  const std::string dir = std::string(getenv("TEST_TMPDIR")) + "/book";
+  uint64_t solved = 0;
+  absl::StatusOr<BookEntries> first = Build(6, dir, &solved);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_GT(solved, 0u);
+  // A run killed while writing leaves a torn record: it is cut off.
+  std::ofstream(dir + "/book-5x4k4g.log", std::ios::app) << "torn";
+  absl::StatusOr<BookEntries> again = Build(6, dir, &solved);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(solved, 0u);
+  EXPECT_EQ(SerializeBookTable(kSpec, *again),
+            SerializeBookTable(kSpec, *first));
+  // A deeper book solves only what the shallower one did not.
+  absl::StatusOr<BookEntries> deeper = Build(8, dir, &solved);
+  ASSERT_TRUE(deeper.ok()) << deeper.status();
+  EXPECT_EQ(SerializeBookTable(kSpec, *deeper),
+            SerializeBookTable(kSpec, *Build(8, "")));
+  EXPECT_LT(solved, 3798u - first->keys.size() + 1);
+}
+
+TEST(BookTest, RefusesWhatItCannotBuild) {
+  EXPECT_EQ(Build(21, "").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Build(4, "/proc/no/such/dir").status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace mnk
