@@ -202,4 +202,27 @@ wait "$cut_pid"
 expect_eq "cut exit" 3 $?
 expect_contains "cut message" "cut short while in use" "$(cat "$TMP/cut_err")"
 
+# --- Connect Four 7x6 has no table: the exact search answers, the same way.
+C4=(--width=7 --height=6 --k=4 --gravity)
+out=$("$PLAY" "${C4[@]}" --position=......./......./...O.../..XX.O./.OOXXX./OXXOOXO)
+expect_eq "search exit" 0 $?
+expect_contains "search value" "value       win in 1
+best move   16 (column 2)" "$out"
+expect_contains "search tie" "  column 2   win in 1  <- best" "$out"
+expect_contains "search tie 2" "  column 6   win in 1" "$out"
+out=$(printf '......./......./......./......./......./XXX.OO.\nXXXX\n' |
+      "$PLAY" "${C4[@]}" --batch)
+expect_eq "search batch exit" 0 $?
+expect_contains "search batch" "to_move=O value=win remoteness=33 best_move=38 moves=28:loss:2,29:loss:2,30:loss:2,32:loss:2,33:loss:2,38:win:33,41:loss:2" "$out"
+expect_contains "search batch error" "error: " "$out"
+out=$("$PLAY" "${C4[@]}" --misere --position=. 2>&1)
+expect_eq "search misere exit" 3 $?
+expect_contains "search misere" "the exact search plays the normal game, not misère" "$out"
+out=$("$PLAY" "${C4[@]}" --book="$TABLE" --position=. 2>&1)
+expect_eq "book not a book exit" 3 $?
+expect_contains "book not a book" "is a table for 3,3,3, not for the game asked for" "$out"
+out=$("$PLAY" "${C4[@]}" --search_memory=1K --position=. 2>&1)
+expect_eq "search memory exit" 1 $?
+expect_contains "search memory" "--search_memory=1K is too little: expected at least 16 KiB" "$out"
+
 finish "play end-to-end"
