@@ -122,9 +122,7 @@ class BookBuilder {
       log_ = *std::move(log);
       progress_.from_log = entries_.size();
     }
-    for (int side = 0; side < 2; ++side) {
-      if (absl::Status s = Follow(side); !s.ok()) return s;
-    }
+    if (absl::Status s = FollowBothSides(); !s.ok()) return s;
     return log_ != nullptr ? log_->Sync() : absl::OkStatus();
   }
 
@@ -142,32 +140,45 @@ class BookBuilder {
   }
 
  private:
-  // The games where `side` plays the policy and the other side anything,
-  // ply by ply up to P.
-  absl::Status Follow(int side) {
-    progress_.side = side;
-    std::vector<Position> frontier = {Position()};
-    for (int ply = 0; ply <= options_.plies && !frontier.empty(); ++ply) {
+  // The games where the perfect player plays the policy and the other side
+  // anything, for both sides at once, ply by ply up to P: whenever a run
+  // stops, its log holds a complete book of the plies before.
+  absl::Status FollowBothSides() {
+    std::vector<Position> frontier[2] = {{Position()}, {Position()}};
+    for (int ply = 0; ply <= options_.plies; ++ply) {
       progress_.ply = ply;
-      absl::flat_hash_set<Position> next;
-      for (const Position& p : frontier) {
-        if (game_.IsTerminal(p)) continue;
-        if (p.side_to_move() == side) {
-          absl::StatusOr<int> best = Analyse(p);
-          if (!best.ok()) return best.status();
-          next.insert(Game::Play(p, *best));
-        } else {
-          for (int cell : game_.LegalMoves(p)) next.insert(Game::Play(p, cell));
-        }
+      for (int side = 0; side < 2; ++side) {
+        progress_.side = side;
+        absl::StatusOr<std::vector<Position>> next = Step(side, frontier[side]);
+        if (!next.ok()) return next.status();
+        frontier[side] = *std::move(next);
       }
-      // In a fixed order, so that runs solve the same positions alike.
-      frontier.assign(next.begin(), next.end());
-      std::sort(frontier.begin(), frontier.end(),
-                [](const Position& a, const Position& b) {
-                  return a.x != b.x ? a.x < b.x : a.o < b.o;
-                });
     }
     return absl::OkStatus();
+  }
+
+  // One ply: each position where `side` moves analysed and its policy's
+  // move followed, every move followed elsewhere; the positions after, in
+  // a fixed order (so that runs solve the same positions alike).
+  absl::StatusOr<std::vector<Position>> Step(
+      int side, const std::vector<Position>& frontier) {
+    absl::flat_hash_set<Position> next;
+    for (const Position& p : frontier) {
+      if (game_.IsTerminal(p)) continue;
+      if (p.side_to_move() == side) {
+        absl::StatusOr<int> best = Analyse(p);
+        if (!best.ok()) return best.status();
+        next.insert(Game::Play(p, *best));
+      } else {
+        for (int cell : game_.LegalMoves(p)) next.insert(Game::Play(p, cell));
+      }
+    }
+    std::vector<Position> sorted(next.begin(), next.end());
+    std::sort(sorted.begin(), sorted.end(),
+              [](const Position& a, const Position& b) {
+                return a.x != b.x ? a.x < b.x : a.o < b.o;
+              });
+    return sorted;
   }
 
   // Solves each move of p (a position in play), keeps p's outcome, and

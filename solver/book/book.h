@@ -16,7 +16,9 @@
 // P, a position where s moves is analysed (each move's outcome solved, the
 // policy's move followed), and at a position where the other side moves
 // every move is followed. The book holds each analysed position and each
-// of its moves' positions: about 2 * 8 * 7^(P/2) positions on 7x6.
+// of its moves' positions: about 2 * 8 * 7^(P/2) positions on 7x6. Both
+// sides go ply by ply together, so that a run stopped at ply p has a
+// complete book of p - 1 plies in its log.
 //
 // Work dir: one file, book-<stem>.log (stem as GameSpec::FileStem), of
 // 16-byte records, one a solved position, appended as they are solved and
