@@ -8,6 +8,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/numeric/bits.h"
 #include "gtest/gtest.h"
@@ -25,16 +26,20 @@ namespace {
 const GameSpec kSpec{5, 4, 4, true};
 
 absl::StatusOr<BookEntries> Build(int plies, const std::string& work_dir,
-                                  uint64_t* solved = nullptr) {
-  std::unique_ptr<ConnectSearch> search =
-      *ConnectSearch::Create(*Game::Create(kSpec), {18});
+                                  uint64_t* solved = nullptr, int threads = 1) {
+  std::vector<std::unique_ptr<ConnectSearch>> searches;
+  std::vector<ConnectSearch*> pointers;
+  for (int t = 0; t < threads; ++t) {
+    searches.push_back(*ConnectSearch::Create(*Game::Create(kSpec), {18}));
+    pointers.push_back(searches.back().get());
+  }
   BookOptions options;
   options.plies = plies;
   options.work_dir = work_dir;
   options.progress = [solved](const BookProgress& p) {
     if (solved != nullptr) *solved = p.solved;
   };
-  return BuildBook(*search, options);
+  return BuildBook(pointers, options);
 }
 
 TEST(BookTest, AgreesWithTheSolvedTable) {
@@ -126,6 +131,13 @@ TEST(BookTest, AStoppedRunResumesToTheSameBytes) {
   EXPECT_EQ(SerializeBookTable(kSpec, *deeper),
             SerializeBookTable(kSpec, *Build(8, "")));
   EXPECT_LT(solved, 3798u - first->keys.size() + 1);
+}
+
+TEST(BookTest, ThreadsBuildTheSameBook) {
+  absl::StatusOr<BookEntries> one = Build(8, "");
+  absl::StatusOr<BookEntries> three = Build(8, "", nullptr, 3);
+  ASSERT_TRUE(one.ok() && three.ok());
+  EXPECT_EQ(SerializeBookTable(kSpec, *three), SerializeBookTable(kSpec, *one));
 }
 
 TEST(BookTest, RefusesWhatItCannotBuild) {

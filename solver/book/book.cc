@@ -5,9 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cassert>
 #include <cerrno>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -103,9 +107,10 @@ class SolvedLog {
 
 class BookBuilder {
  public:
-  BookBuilder(ConnectSearch& search, const BookOptions& options)
-      : search_(search),
-        game_(search.game()),
+  BookBuilder(absl::Span<ConnectSearch* const> searches,
+              const BookOptions& options)
+      : searches_(searches.begin(), searches.end()),
+        game_(searches[0]->game()),
         index_(game_),
         options_(options) {}
 
@@ -184,13 +189,14 @@ class BookBuilder {
   // Solves each move of p (a position in play), keeps p's outcome, and
   // returns the policy's move.
   absl::StatusOr<int> Analyse(const Position& p) {
+    if (absl::Status s = SolveMoves(p); !s.ok()) return s;
     int best = -1, best_score = 0;
     BookEntry outcome{Value::kUnreachable, 0};
     for (int cell : game_.LegalMoves(p)) {
       const Position child = Game::Play(p, cell);
       const std::optional<Value> end = game_.Primitive(child);
-      const BookEntry c = end ? BookEntry{*end, 0} : Outcome(child);
-      if (absl::Status s = SyncNowAndThen(); !s.ok()) return s;
+      const BookEntry c =
+          end ? BookEntry{*end, 0} : FromByte(entries_.at(Key(child)));
       const Value v = Negate(c.value);
       const int score = PolicyScore(v, c.remoteness + 1);
       if (best < 0 || score > best_score) {
@@ -216,15 +222,38 @@ class BookBuilder {
     return log_->Sync();
   }
 
-  // The outcome of a position in play: kept, or solved and kept.
-  BookEntry Outcome(const Position& p) {
-    const auto it = entries_.find(Key(p));
-    if (it != entries_.end()) return FromByte(it->second);
-    const SearchResult r = search_.Solve(p);
-    ++progress_.solved;
-    const BookEntry e{r.value, r.remoteness};
-    Keep(p, e);
-    return e;
+  // Solves the moves of p that are in play and not kept yet, one search a
+  // thread, each kept (and logged) as soon as it is solved.
+  absl::Status SolveMoves(const Position& p) {
+    std::vector<Position> todo;
+    absl::flat_hash_set<uint64_t> keys;
+    for (int cell : game_.LegalMoves(p)) {
+      const Position child = Game::Play(p, cell);
+      const uint64_t key = Key(child);
+      if (!game_.IsTerminal(child) && !entries_.contains(key) &&
+          keys.insert(key).second) {
+        todo.push_back(child);
+      }
+    }
+    std::atomic<size_t> next{0};
+    std::mutex mu;
+    absl::Status status;
+    auto work = [&](ConnectSearch* search) {
+      for (size_t i; (i = next++) < todo.size();) {
+        const SearchResult r = search->Solve(todo[i]);
+        std::lock_guard<std::mutex> lock(mu);
+        ++progress_.solved;
+        Keep(todo[i], {r.value, r.remoteness});
+        if (absl::Status s = SyncNowAndThen(); status.ok()) status = s;
+      }
+    };
+    std::vector<std::thread> helpers;
+    for (size_t t = 1; t < searches_.size() && t < todo.size(); ++t) {
+      helpers.emplace_back(work, searches_[t]);
+    }
+    work(searches_[0]);
+    for (std::thread& helper : helpers) helper.join();
+    return status;
   }
 
   void Keep(const Position& p, const BookEntry& e) {
@@ -237,7 +266,7 @@ class BookBuilder {
     return index_.Index(game_.Canonical(p));
   }
 
-  ConnectSearch& search_;
+  const std::vector<ConnectSearch*> searches_;
   const Game& game_;
   const PositionIndex index_;
   const BookOptions& options_;
@@ -249,9 +278,10 @@ class BookBuilder {
 
 }  // namespace
 
-absl::StatusOr<BookEntries> BuildBook(ConnectSearch& search,
+absl::StatusOr<BookEntries> BuildBook(absl::Span<ConnectSearch* const> searches,
                                       const BookOptions& options) {
-  const Game& game = search.game();
+  assert(!searches.empty());
+  const Game& game = searches[0]->game();
   if (options.plies < 0 || options.plies > game.cells()) {
     return absl::InvalidArgumentError(
         absl::StrCat("a book of ", options.plies, " plies: expected 0 to ",
@@ -262,7 +292,7 @@ absl::StatusOr<BookEntries> BuildBook(ConnectSearch& search,
         absl::StrCat("the positions of ", game.spec().Name(),
                      " cannot be indexed in 64 bits"));
   }
-  BookBuilder builder(search, options);
+  BookBuilder builder(searches, options);
   if (absl::Status s = builder.Run(); !s.ok()) return s;
   return builder.Entries();
 }

@@ -9,7 +9,7 @@
 //   options.plies = 8;
 //   options.work_dir = "/tmp/book-7x6";  // resumable: solved positions kept
 //   absl::StatusOr<mnk::BookEntries> book =
-//       mnk::BuildBook(game, *search, options);
+//       mnk::BuildBook({search.get()}, options);  // a search a thread
 //   mnk::WriteBookTable("7x6k4g-book.mnk", game.spec(), *book);
 //
 // The positions: from the empty board, for each side s, at every ply up to
@@ -39,6 +39,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "solver/game/game.h"
 #include "solver/search/connect.h"
 #include "table/write.h"
@@ -60,10 +61,11 @@ struct BookOptions {
   std::function<void(const BookProgress&)> progress;
 };
 
-// The book of `search`'s game. kInvalidArgument for plies outside
+// The book of the searches' game (one or more searches of one game, each
+// solving on a thread of its own). kInvalidArgument for plies outside
 // [0, cells]; the work dir's errors (kNotFound, kPermissionDenied, ...)
 // naming the file.
-absl::StatusOr<BookEntries> BuildBook(ConnectSearch& search,
+absl::StatusOr<BookEntries> BuildBook(absl::Span<ConnectSearch* const> searches,
                                       const BookOptions& options);
 
 }  // namespace mnk

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
@@ -29,7 +30,9 @@ ABSL_FLAG(std::string, work_dir, "",
           "keeps each solved position here, so that a stopped run resumes");
 ABSL_FLAG(std::string, out, "", "the book's table file");
 ABSL_FLAG(std::string, search_memory, "1G",
-          "memory for the search's transposition table (K, M, G)");
+          "memory for the searches' transposition tables, shared out among "
+          "the threads (K, M, G)");
+ABSL_FLAG(int, threads, 2, "searches solving at once, a thread each");
 ABSL_FLAG(bool, quiet, false, "no progress lines on standard error");
 
 namespace mnk {
@@ -37,8 +40,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The search for the game the flags name.
-absl::StatusOr<std::unique_ptr<ConnectSearch>> MakeSearch() {
+// A search of the game the flags name, with its share of the memory.
+absl::StatusOr<std::unique_ptr<ConnectSearch>> MakeSearch(int threads) {
   absl::StatusOr<Game> game =
       Game::Create({absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
                     absl::GetFlag(FLAGS_k), /*gravity=*/true});
@@ -48,7 +51,7 @@ absl::StatusOr<std::unique_ptr<ConnectSearch>> MakeSearch() {
   if (!bytes.ok()) return bytes.status();
   int bits = ConnectSearch::kMinTableBits;
   while (bits < ConnectSearch::kMaxTableBits &&
-         (ConnectSearch::kEntryBytes << (bits + 1)) <= *bytes) {
+         (ConnectSearch::kEntryBytes << (bits + 1)) <= *bytes / threads) {
     ++bits;
   }
   return ConnectSearch::Create(*game, {bits});
@@ -61,11 +64,20 @@ int Main() {
   if (absl::Status s = CheckTableTarget(out); !s.ok()) {
     return Fail(kExitOutput, s);
   }
-  absl::StatusOr<std::unique_ptr<ConnectSearch>> search = MakeSearch();
-  if (!search.ok()) {
-    return Fail(
-        absl::IsResourceExhausted(search.status()) ? kExitMemory : kExitUsage,
-        search.status());
+  absl::StatusOr<int> threads = ThreadsFlag(absl::GetFlag(FLAGS_threads));
+  if (!threads.ok()) return Fail(kExitUsage, threads.status());
+  std::vector<std::unique_ptr<ConnectSearch>> searches;
+  std::vector<ConnectSearch*> pointers;
+  for (int t = 0; t < *threads; ++t) {
+    absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
+        MakeSearch(*threads);
+    if (!search.ok()) {
+      return Fail(
+          absl::IsResourceExhausted(search.status()) ? kExitMemory : kExitUsage,
+          search.status());
+    }
+    searches.push_back(*std::move(search));
+    pointers.push_back(searches.back().get());
   }
   BookOptions options;
   options.plies = absl::GetFlag(FLAGS_plies);
@@ -83,13 +95,13 @@ int Main() {
           std::chrono::duration<double>(Clock::now() - start).count());
     };
   }
-  absl::StatusOr<BookEntries> book = BuildBook(**search, options);
+  absl::StatusOr<BookEntries> book = BuildBook(pointers, options);
   if (!book.ok()) {
     return Fail(
         absl::IsInvalidArgument(book.status()) ? kExitUsage : kExitWorkDir,
         book.status());
   }
-  const GameSpec& spec = (*search)->game().spec();
+  const GameSpec& spec = pointers[0]->game().spec();
   if (absl::Status s = WriteBookTable(out, spec, *book); !s.ok()) {
     return Fail(kExitOutput, s);
   }
@@ -108,7 +120,7 @@ int main(int argc, char** argv) {
           "book",
           "builds the opening book of a Connect-style game by exact search.\n"
           "  book [--width=7 --height=6 --k=4] --plies=P --out=FILE "
-          "[--work_dir=DIR] [--search_memory=1G]",
+          "[--work_dir=DIR] [--search_memory=1G] [--threads=2]",
           argc, argv)) {
     return *done;
   }
