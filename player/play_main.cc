@@ -277,6 +277,11 @@ absl::StatusOr<Table> LoadTable(const char* argv0) {
       !s.ok()) {
     return s;
   }
+  if (table->layout() == Layout::kBook) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        Printable(path),
+        " is an opening book, not a table: pass it as --book=FILE"));
+  }
   return table;
 }
 

@@ -46,6 +46,12 @@ Reply ErrorReply(int status, absl::string_view message) {
 }
 
 absl::Status Catalog::Add(std::string source, Table table, bool replace) {
+  if (table.layout() == Layout::kBook) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(Printable(source),
+                     " is an opening book, not a table: the server answers "
+                     "from tables only"));
+  }
   const std::string id = table.game().spec().FileStem();
   auto table_ptr = std::make_unique<Table>(std::move(table));
   for (Served& s : games_) {
