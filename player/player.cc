@@ -58,7 +58,16 @@ absl::StatusOr<Analysis> Oracle::Analyze(const Position& p,
                                          const Progress& progress) const {
   if (table_ != nullptr) return mnk::Analyze(*table_, p);
   if (std::optional<Analysis> a = FromBook(p)) return *std::move(a);
-  const MoveAnalysis searched = search_->Analyze(p, progress);
+  std::optional<MoveAnalysis> within =
+      max_nodes_ == 0 ? search_->Analyze(p, progress)
+                      : search_->AnalyzeWithin(p, max_nodes_, progress);
+  if (!within.has_value()) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "solving ", game().Format(p), " takes more than ", max_nodes_,
+        " positions of search, this answer's limit; positions further into "
+        "the game take less"));
+  }
+  const MoveAnalysis& searched = *within;
   Analysis a;
   a.position = p;
   a.record = {searched.result.value, searched.result.remoteness,

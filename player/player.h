@@ -65,8 +65,11 @@ using Progress = std::function<void(int done, int total)>;
 class Oracle {
  public:
   Oracle(const Table& table) : table_(&table) {}  // NOLINT: implicit
-  explicit Oracle(ConnectSearch* search, const Table* book = nullptr)
-      : search_(search), book_(book) {}
+  // `max_nodes`: 0, or the most positions a search may visit for one
+  // answer (past it, Analyze gives kResourceExhausted).
+  explicit Oracle(ConnectSearch* search, const Table* book = nullptr,
+                  uint64_t max_nodes = 0)
+      : search_(search), book_(book), max_nodes_(max_nodes) {}
 
   const Game& game() const {
     return table_ != nullptr ? table_->game() : search_->game();
@@ -91,6 +94,7 @@ class Oracle {
   const Table* table_ = nullptr;
   ConnectSearch* search_ = nullptr;
   const Table* book_ = nullptr;
+  uint64_t max_nodes_ = 0;
 };
 
 absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,

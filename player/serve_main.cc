@@ -53,6 +53,7 @@
 #include "player/server.h"
 #include "solver/cli/cli.h"
 #include "solver/game/printable.h"
+#include "solver/search/connect.h"
 #include "table/table.h"
 #include "tools/cpp/runfiles/runfiles.h"
 
@@ -62,6 +63,12 @@ ABSL_FLAG(std::string, bind, "127.0.0.1",
 ABSL_FLAG(std::string, tables, "",
           "a folder of table files (*.mnk) to serve besides the built-in "
           "ones");
+ABSL_FLAG(std::string, search_memory, "256M",
+          "memory for the transposition table of the search that plays "
+          "Connect Four 7x6 (K, M, G)");
+ABSL_FLAG(uint64_t, search_nodes, 10000000,
+          "the most positions the search visits for one answer (a few "
+          "seconds; past it the answer is a 503 error)");
 
 namespace mnk {
 namespace {
@@ -312,7 +319,35 @@ void RaiseDescriptorLimit() {
   }
 }
 
-// The built-in tables and the --tables folder.
+// Connect Four 7x6, too big to tabulate: by search, after the built-in
+// book (data/7x6k4g-book.mnk) when there is one.
+absl::Status AddConnectFour(const Runfiles& runfiles, Catalog& games) {
+  const Game game = *Game::Create({7, 6, 4, /*gravity=*/true});
+  absl::StatusOr<uint64_t> bytes =
+      BytesFlag("search_memory", absl::GetFlag(FLAGS_search_memory));
+  if (!bytes.ok()) return bytes.status();
+  int bits = ConnectSearch::kMinTableBits;
+  while (bits < ConnectSearch::kMaxTableBits &&
+         (ConnectSearch::kEntryBytes << (bits + 1)) <= *bytes) {
+    ++bits;
+  }
+  absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
+      ConnectSearch::Create(game, {bits});
+  if (!search.ok()) return search.status();
+  std::unique_ptr<Table> book;
+  const std::string path = runfiles.Rlocation(
+      absl::StrCat("mnk/data/", game.spec().FileStem(), "-book.mnk"));
+  if (!path.empty() && access(path.c_str(), F_OK) == 0) {
+    absl::StatusOr<Table> loaded = Table::Load(path, game.spec());
+    if (!loaded.ok()) return loaded.status();
+    book = std::make_unique<Table>(*std::move(loaded));
+  }
+  absl::Status s = games.AddSearched(*std::move(search), std::move(book),
+                                     absl::GetFlag(FLAGS_search_nodes));
+  return absl::IsAlreadyExists(s) ? absl::OkStatus() : s;
+}
+
+// The built-in tables, the --tables folder, and Connect Four by search.
 absl::Status LoadGames(const Runfiles& runfiles, Catalog& games) {
   for (const char* stem : {"3x3k3", "3x3k3m", "4x4k4g"}) {
     const std::string path =
@@ -322,7 +357,10 @@ absl::Status LoadGames(const Runfiles& runfiles, Catalog& games) {
     if (absl::Status s = games.Add(path, *std::move(table)); !s.ok()) return s;
   }
   const std::string dir = UserPath(absl::GetFlag(FLAGS_tables));
-  return dir.empty() ? absl::OkStatus() : games.AddDirectory(dir);
+  if (!dir.empty()) {
+    if (absl::Status s = games.AddDirectory(dir); !s.ok()) return s;
+  }
+  return AddConnectFour(runfiles, games);
 }
 
 // --port and --bind.

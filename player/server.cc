@@ -62,11 +62,36 @@ absl::Status Catalog::Add(std::string source, Table table, bool replace) {
                        Printable(s.source), " and ", Printable(source),
                        "; expected one a game"));
     }
+    s = Served();
+    s.id = id;
     s.source = std::move(source);
     s.table = std::move(table_ptr);
     return absl::OkStatus();
   }
-  games_.push_back({id, std::move(source), std::move(table_ptr)});
+  Served s;
+  s.id = id;
+  s.source = std::move(source);
+  s.table = std::move(table_ptr);
+  games_.push_back(std::move(s));
+  return absl::OkStatus();
+}
+
+absl::Status Catalog::AddSearched(std::unique_ptr<ConnectSearch> search,
+                                  std::unique_ptr<Table> book,
+                                  uint64_t max_nodes) {
+  const GameSpec& spec = search->game().spec();
+  const std::string id = spec.FileStem();
+  if (Find(id) != nullptr) {
+    return absl::AlreadyExistsError(
+        absl::StrCat(spec.Name(), " is served already"));
+  }
+  Served s;
+  s.id = id;
+  s.source = "search";
+  s.search = std::move(search);
+  s.book = std::move(book);
+  s.max_nodes = max_nodes;
+  games_.push_back(std::move(s));
   return absl::OkStatus();
 }
 
@@ -119,14 +144,19 @@ const Catalog::Served* Catalog::Find(absl::string_view id) const {
 std::string Catalog::GamesJson() const {
   Json list = Json::array();
   for (const Served& s : games_) {
-    const Table& t = *s.table;
-    const GameSpec& spec = t.game().spec();
+    const GameSpec& spec = s.game().spec();
     Json game = {{"id", s.id}, {"name", spec.Name()}};
     game.update(GameJson(spec));
-    game["cells"] = t.game().cells();
-    game["reachable"] = t.reachable();
-    game["layout"] = t.layout_name();
-    game["table_bytes"] = t.file_bytes();
+    game["cells"] = spec.cells();
+    if (s.table != nullptr) {
+      game["reachable"] = s.table->reachable();
+      game["layout"] = s.table->layout_name();
+      game["table_bytes"] = s.table->file_bytes();
+    } else {
+      game["reachable"] = nullptr;
+      game["layout"] = "search";
+      game["table_bytes"] = s.book != nullptr ? s.book->file_bytes() : 0;
+    }
     list.push_back(std::move(game));
   }
   return Dump(list);
@@ -142,20 +172,23 @@ Reply Catalog::PositionReply(absl::string_view game,
         404, absl::StrCat("no game '", Printable(game), "': expected one of ",
                           absl::StrJoin(ids, ", ")));
   }
-  const Table& table = *s->table;
-  absl::StatusOr<Position> p = table.game().Parse(position);
+  const Oracle oracle = s->oracle();
+  absl::StatusOr<Position> p = oracle.game().Parse(position);
   if (!p.ok()) {
     return ErrorReply(400, absl::StrCat("position '", Printable(position),
                                         "': ", p.status().message()));
   }
-  absl::StatusOr<Analysis> a = AnalyzeUnchanged(table, *p);
+  absl::StatusOr<Analysis> a = AnalyzeUnchanged(oracle, *p);
+  if (absl::IsResourceExhausted(a.status()) && s->search != nullptr) {
+    return ErrorReply(503, a.status().message());  // the search's limit
+  }
   if (!a.ok()) {
     // The position is valid, so the table is at fault.
     return ErrorReply(500,
                       absl::StrCat("the table of ", s->id,
                                    " cannot answer: ", a.status().message()));
   }
-  return {200, AnalysisJson(table.game(), *a)};
+  return {200, AnalysisJson(oracle.game(), *a)};
 }
 
 absl::StatusOr<StaticFiles> StaticFiles::Load(const std::string& dir) {

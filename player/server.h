@@ -13,11 +13,15 @@
 // API (every body is JSON; errors are {"error": "..."}):
 //   GET /api/games            [{"id","name","width","height","k","gravity",
 //                               "misere","cells","reachable","layout",
-//                               "table_bytes"}, ...] in the order added
+//                               "table_bytes"}, ...] in the order added (a
+//                               game played by search: "layout":"search",
+//                               "reachable":null, its book's bytes)
 //   GET /api/position?game=ID&position=STR
 //                             200: the object of `play --position --json`
 //                             400: a parameter missing or empty, a bad
-//                                  position; 404: no such game
+//                                  position; 404: no such game; 503: a
+//                                  searched game's position that takes
+//                                  more search than an answer may
 #ifndef MNK_PLAYER_SERVER_H_
 #define MNK_PLAYER_SERVER_H_
 
@@ -29,6 +33,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "player/player.h"
+#include "solver/search/connect.h"
 #include "table/table.h"
 
 namespace mnk {
@@ -49,6 +55,14 @@ class Catalog {
   // `replace` (the new table then takes the old one's place).
   absl::Status Add(std::string source, Table table, bool replace = false);
 
+  // Serves a Connect-style game that has no table by the exact search,
+  // after `book` (a table in the book layout) when given: at most
+  // `max_nodes` positions searched an answer (beyond, a 503 reply). Listed
+  // with "layout":"search" and "reachable":null. kAlreadyExists when the
+  // game is served already.
+  absl::Status AddSearched(std::unique_ptr<ConnectSearch> search,
+                           std::unique_ptr<Table> book, uint64_t max_nodes);
+
   // Adds every *.mnk file of `dir` (by name order), each replacing a built-in
   // table of the same game. The first error stops it: kNotFound /
   // kFailedPrecondition for the folder, the reader's error for a table
@@ -62,8 +76,16 @@ class Catalog {
  private:
   struct Served {
     std::string id;
-    std::string source;  // the file it came from
-    std::unique_ptr<Table> table;
+    std::string source;            // the file it came from, or "search"
+    std::unique_ptr<Table> table;  // or:
+    std::unique_ptr<ConnectSearch> search;
+    std::unique_ptr<Table> book;  // may be null
+    uint64_t max_nodes = 0;
+    Oracle oracle() const {
+      return table != nullptr ? Oracle(*table)
+                              : Oracle(search.get(), book.get(), max_nodes);
+    }
+    const Game& game() const { return oracle().game(); }
   };
   const Served* Find(absl::string_view id) const;
   std::vector<Served> games_;

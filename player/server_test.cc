@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "solver/search/connect.h"
 #include "table/table.h"
 #include "tools/cpp/runfiles/runfiles.h"
 
@@ -45,6 +46,35 @@ TEST(CatalogTest, ListsTheGames) {
   EXPECT_EQ(list[0]["cells"], 9);
   EXPECT_EQ(list[0]["reachable"], 5478);
   EXPECT_EQ(list[0]["layout"], "full");
+}
+
+// Connect Four 7x6 by search: listed as such, answered within the budget,
+// 503 past it; a second search of the same game is refused.
+TEST(CatalogTest, ServesAGameBySearch) {
+  const Game game = *Game::Create({7, 6, 4, true});
+  Catalog games;
+  ASSERT_TRUE(games
+                  .AddSearched(*ConnectSearch::Create(game, {16}), nullptr,
+                               /*max_nodes=*/100000)
+                  .ok());
+  EXPECT_EQ(
+      games.AddSearched(*ConnectSearch::Create(game, {16}), nullptr, 100000)
+          .code(),
+      absl::StatusCode::kAlreadyExists);
+  const nlohmann::json list = nlohmann::json::parse(games.GamesJson());
+  ASSERT_EQ(list.size(), 1);
+  EXPECT_EQ(list[0]["id"], "7x6k4g");
+  EXPECT_EQ(list[0]["layout"], "search");
+  EXPECT_TRUE(list[0]["reachable"].is_null());
+  EXPECT_EQ(list[0]["table_bytes"], 0);
+  const Reply late = games.PositionReply(
+      "7x6k4g", "......./......./...O.../..XX.O./.OOXXX./OXXOOXO");
+  EXPECT_EQ(late.status, 200);
+  EXPECT_EQ(nlohmann::json::parse(late.body)["best_move"], 16);
+  const Reply early = games.PositionReply("7x6k4g", std::string(42, '.'));
+  EXPECT_EQ(early.status, 503);
+  EXPECT_NE(early.body.find("takes more than 100000 positions of search"),
+            std::string::npos);
 }
 
 TEST(CatalogTest, AnswersAPositionAsPlayDoes) {

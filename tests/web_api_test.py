@@ -35,9 +35,10 @@ def raw_get(server, target, method="GET", body=None):
     return r.status, data
 
 
-def play_answers(table, positions):
+def play_answers(table, positions, flags=()):
     """`play --batch --json` on the positions: the reference answers."""
     args = [PLAY, "--batch", "--json"] + (["--table=" + table] if table else [])
+    args += list(flags)
     out = subprocess.run(args, input="".join(p + "\n" for p in positions),
                          capture_output=True, text=True, check=True).stdout
     return [json.loads(line) for line in out.splitlines()]
@@ -46,7 +47,9 @@ def play_answers(table, positions):
 class ApiTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.server = WebServer(tables={"4x4k4g.mnk": C4})
+        # A small search budget: the empty 7x6 board is over it at once.
+        cls.server = WebServer(tables={"4x4k4g.mnk": C4},
+                               flags=["--search_nodes=200000"])
 
     @classmethod
     def tearDownClass(cls):
@@ -61,7 +64,12 @@ class ApiTest(unittest.TestCase):
 
     def test_games(self):
         games = self.server.get_json("/api/games")
-        self.assertEqual([g["id"] for g in games], ["3x3k3", "3x3k3m", "4x4k4g"])
+        self.assertEqual([g["id"] for g in games],
+                         ["3x3k3", "3x3k3m", "4x4k4g", "7x6k4g"])
+        searched = games[3]
+        self.assertEqual((searched["width"], searched["height"], searched["k"],
+                          searched["gravity"], searched["reachable"],
+                          searched["layout"]), (7, 6, 4, True, None, "search"))
         c4 = games[2]
         self.assertEqual((c4["width"], c4["height"], c4["k"], c4["gravity"],
                           c4["misere"], c4["reachable"], c4["layout"]),
@@ -79,6 +87,15 @@ class ApiTest(unittest.TestCase):
             got = self.server.position(game, position)
             self.assertEqual(got, play_answers(table, [position])[0], position)
 
+    def test_connect_four_by_search(self):
+        c4 = ["--width=7", "--height=6", "--k=4", "--gravity"]
+        for position in ["......./......./...O.../..XX.O./.OOXXX./OXXOOXO",
+                         "......./......./...X.../..OO.X./.XXOOO./XOOXXOX"]:
+            got = self.server.position("7x6k4g", position)
+            self.assertEqual(got, play_answers(None, [position], c4)[0])
+        self.error("/api/position?game=7x6k4g&position=" + "." * 42, 503,
+                   "takes more than 200000 positions of search")
+
     def test_bad_input(self):
         self.error("/api/position?position=.........", 400,
                    "missing parameter 'game'")
@@ -90,7 +107,8 @@ class ApiTest(unittest.TestCase):
         self.error("/api/position?game=3x3k3&position=" + "X" * 5000, 400)
         self.error("/api/position?game=3x3k3&position=%ff%00", 400)
         self.error("/api/position?game=nope&position=.........", 404,
-                   "no game 'nope': expected one of 3x3k3, 3x3k3m, 4x4k4g")
+                   "no game 'nope': expected one of 3x3k3, 3x3k3m, 4x4k4g, "
+                   "7x6k4g")
         self.error("/api/nothing", 404, "no such path: /api/nothing")
         self.error("/index.htm", 404)
         got, body = raw_get(self.server, "/api/games", "POST", "x=1")

@@ -21,13 +21,13 @@ SERVE = "player/serve"
 
 
 class WebServer:
-    def __init__(self, tables=None):
+    def __init__(self, tables=None, flags=()):
         self.tables = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
         for name, path in (tables or {}).items():
             os.symlink(os.path.abspath(path), os.path.join(self.tables, name))
         self.log = open(os.path.join(self.tables, "serve.log"), "w+")
         self.process = subprocess.Popen(
-            [SERVE, "--port=0", "--tables=" + self.tables],
+            [SERVE, "--port=0", "--tables=" + self.tables] + list(flags),
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.process.stdout.readline()
         if not line.startswith("serving "):

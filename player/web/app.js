@@ -246,6 +246,8 @@ async function show() {
       state.cursor === state.line.length - 1) {
     state.busy = true;
     drawBoard(answer);
+    // A game played by search may take seconds a move.
+    $('status').textContent = 'Thinking…';
     try {
       await extend(play(answer.position, answer.best_move, answer.to_move));
     } finally {

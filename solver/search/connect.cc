@@ -269,6 +269,10 @@ uint64_t ConnectSearch::Key(const Bits& b) const {
 int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   assert(alpha < beta);
   assert(!CanWinNext(b));
+  if (nodes_ >= node_limit_) {
+    stopped_ = true;
+    return 0;
+  }
   ++nodes_;
   const uint64_t key = Key(b);
   __builtin_prefetch(Bucket(key));
@@ -319,6 +323,7 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   const int alpha0 = alpha;
   for (int i = 0; i < moves.size(); ++i) {
     const int score = -Negamax(Child(b, moves[i]), -beta, -alpha);
+    if (stopped_) return 0;  // unfinished: nothing to store
     if (score >= beta) {
       const int column = absl::countr_zero(moves[i]) / (height_ + 1);
       Store(key, work, score, upper,
@@ -417,6 +422,7 @@ int ConnectSearch::SolveScore(const Bits& b) {
                     : lo <= -1 && -1 < hi ? -1
                                           : lo + (hi - lo) / 2;
     const int r = Negamax(b, mid, mid + 1);
+    if (stopped_) return 0;
     if (r <= mid) {
       hi = r;
     } else {
@@ -457,6 +463,7 @@ MoveAnalysis ConnectSearch::Analyze(
   int best_score = 0;
   for (int cell : cells) {
     const SearchResult child = Solve(Game::Play(p, cell));
+    if (stopped_) return a;  // unfinished (AnalyzeWithin)
     const MoveResult move{cell, Negate(child.value), child.remoteness + 1};
     a.moves.push_back(move);
     const int score = PolicyScore(move.value, move.remoteness);
@@ -469,6 +476,18 @@ MoveAnalysis ConnectSearch::Analyze(
       progress(static_cast<int>(a.moves.size()),
                static_cast<int>(cells.size()));
   }
+  return a;
+}
+
+std::optional<MoveAnalysis> ConnectSearch::AnalyzeWithin(
+    const Position& p, uint64_t max_nodes,
+    const std::function<void(int, int)>& progress) {
+  node_limit_ = nodes_ + max_nodes;
+  MoveAnalysis a = Analyze(p, progress);
+  const bool stopped = stopped_;
+  node_limit_ = ~uint64_t{0};
+  stopped_ = false;
+  if (stopped) return std::nullopt;
   return a;
 }
 

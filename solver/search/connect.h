@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/numeric/bits.h"
@@ -92,6 +93,12 @@ class ConnectSearch {
   // number solved so far and the number of moves.
   MoveAnalysis Analyze(const Position& p,
                        const std::function<void(int, int)>& progress = {});
+  // Analyze within a budget of positions searched: nullopt when it would
+  // take more (what it learnt stays in the table, so asking again goes
+  // further).
+  std::optional<MoveAnalysis> AnalyzeWithin(
+      const Position& p, uint64_t max_nodes,
+      const std::function<void(int, int)>& progress = {});
 
   // Positions searched since the search was made.
   uint64_t nodes() const { return nodes_; }
@@ -170,6 +177,10 @@ class ConnectSearch {
   std::unique_ptr<Entry[], Unmap> table_;
   int table_shift_;
   uint64_t nodes_ = 0;
+  // A search that reaches node_limit_ stops: each node then returns at
+  // once, storing nothing, and stopped_ says so.
+  uint64_t node_limit_ = ~uint64_t{0};
+  bool stopped_ = false;
 };
 
 }  // namespace mnk

@@ -125,5 +125,33 @@ TEST(ConnectSearchTest, AgreesWithAlphaBetaOnLatePositionsOfBigBoards) {
   }
 }
 
+// A search stopped by its budget leaves only sound entries behind: the
+// answers after it are a fresh search's.
+TEST(ConnectSearchTest, AStoppedSearchLeavesNothingWrong) {
+  const Game game = *Game::Create({7, 6, 4, true});
+  std::mt19937_64 rng(7);
+  std::unique_ptr<ConnectSearch> stopped = MakeSearch(game.spec(), 18);
+  int stops = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Position p = RandomPosition(game, 16, rng);
+    for (uint64_t budget : {uint64_t{10}, uint64_t{1000}, uint64_t{100000}}) {
+      stops += !stopped->AnalyzeWithin(p, budget).has_value();
+    }
+    std::unique_ptr<ConnectSearch> fresh = MakeSearch(game.spec(), 18);
+    const MoveAnalysis want = fresh->Analyze(p);
+    const std::optional<MoveAnalysis> got =
+        stopped->AnalyzeWithin(p, uint64_t{1} << 40);
+    ASSERT_TRUE(got.has_value());
+    ASSERT_EQ(got->best_move, want.best_move) << game.Format(p);
+    ASSERT_EQ(got->result.value, want.result.value) << game.Format(p);
+    ASSERT_EQ(got->result.remoteness, want.result.remoteness) << game.Format(p);
+    for (size_t i = 0; i < want.moves.size(); ++i) {
+      ASSERT_EQ(got->moves[i].value, want.moves[i].value) << game.Format(p);
+      ASSERT_EQ(got->moves[i].remoteness, want.moves[i].remoteness);
+    }
+  }
+  EXPECT_EQ(stops, 32);  // the budgets did stop searches
+}
+
 }  // namespace
 }  // namespace mnk
