@@ -26,6 +26,13 @@ ABSL_FLAG(int, positions, 100, "positions per ply");
 ABSL_FLAG(int, table_bits, 24, "log2 of the transposition table's entries");
 ABSL_FLAG(bool, empty, false, "also solve the empty board");
 ABSL_FLAG(uint64_t, seed, 1, "random seed");
+ABSL_FLAG(int, games, 0,
+          "also play this many games from positions at --from_ply, the "
+          "perfect player (Analyze, its table kept through the game, as play "
+          "does) against a random and against a perfect opponent, as X and "
+          "as O, and time each of its moves");
+ABSL_FLAG(int, from_ply, 10,
+          "where the games start: the end of an opening book of that depth");
 ABSL_FLAG(bool, sequences, false,
           "print each position as its moves (columns from 1, as Pons' and "
           "Steininger's solvers read them), its value, positions and time");
@@ -58,6 +65,42 @@ Position RandomPosition(const Game& game, int plies, std::mt19937_64& rng,
 double Percentile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))];
+}
+
+// The perfect player's moves, timed, in games from --from_ply on.
+void TimeGames(const Game& game, ConnectSearch& search, std::mt19937_64& rng) {
+  for (const bool perfect_opponent : {false, true}) {
+    std::vector<double> seconds;
+    for (int g = 0; g < absl::GetFlag(FLAGS_games); ++g) {
+      std::string moves;
+      Position p =
+          RandomPosition(game, absl::GetFlag(FLAGS_from_ply), rng, &moves);
+      const int perfect_side = g % 2;  // as X, then as O
+      search.Clear();
+      while (!game.IsTerminal(p)) {
+        int cell;
+        if (p.side_to_move() == perfect_side || perfect_opponent) {
+          const Clock::time_point start = Clock::now();
+          cell = search.Analyze(p).best_move;
+          if (p.side_to_move() == perfect_side) {
+            seconds.push_back(
+                std::chrono::duration<double>(Clock::now() - start).count());
+          }
+        } else {
+          const std::vector<int> legal = game.LegalMoves(p);
+          cell = legal[rng() % legal.size()];
+        }
+        p = Game::Play(p, cell);
+      }
+    }
+    std::printf(
+        "games from ply %d against a %s opponent: %zu moves, p50 %.4f s, "
+        "p99 %.4f s, max %.4f s\n",
+        absl::GetFlag(FLAGS_from_ply), perfect_opponent ? "perfect" : "random",
+        seconds.size(), Percentile(seconds, 0.5), Percentile(seconds, 0.99),
+        Percentile(seconds, 1.0));
+    std::fflush(stdout);
+  }
 }
 
 int Run() {
@@ -104,6 +147,7 @@ int Run() {
         static_cast<unsigned long long>(nodes));
     std::fflush(stdout);
   }
+  if (absl::GetFlag(FLAGS_games) > 0) TimeGames(game, **search, rng);
   if (absl::GetFlag(FLAGS_empty)) {
     (*search)->Clear();
     const uint64_t before = (*search)->nodes();
