@@ -360,11 +360,7 @@ absl::StatusOr<std::unique_ptr<ConnectSearch>> SearchInstead(
   absl::StatusOr<uint64_t> bytes =
       BytesFlag("search_memory", absl::GetFlag(FLAGS_search_memory));
   if (!bytes.ok()) return bytes.status();
-  int bits = 0;
-  while (bits < ConnectSearch::kMaxTableBits &&
-         (ConnectSearch::kEntryBytes << (bits + 1)) <= *bytes) {
-    ++bits;
-  }
+  const int bits = ConnectSearch::TableBitsFor(*bytes);
   if (bits < ConnectSearch::kMinTableBits) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--search_memory=", Printable(absl::GetFlag(FLAGS_search_memory)),

@@ -326,11 +326,7 @@ absl::Status AddConnectFour(const Runfiles& runfiles, Catalog& games) {
   absl::StatusOr<uint64_t> bytes =
       BytesFlag("search_memory", absl::GetFlag(FLAGS_search_memory));
   if (!bytes.ok()) return bytes.status();
-  int bits = ConnectSearch::kMinTableBits;
-  while (bits < ConnectSearch::kMaxTableBits &&
-         (ConnectSearch::kEntryBytes << (bits + 1)) <= *bytes) {
-    ++bits;
-  }
+  const int bits = ConnectSearch::TableBitsFor(*bytes);
   absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
       ConnectSearch::Create(game, {bits});
   if (!search.ok()) return search.status();

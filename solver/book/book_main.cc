@@ -49,11 +49,7 @@ absl::StatusOr<std::unique_ptr<ConnectSearch>> MakeSearch(int threads) {
   absl::StatusOr<uint64_t> bytes =
       BytesFlag("search_memory", absl::GetFlag(FLAGS_search_memory));
   if (!bytes.ok()) return bytes.status();
-  int bits = ConnectSearch::kMinTableBits;
-  while (bits < ConnectSearch::kMaxTableBits &&
-         (ConnectSearch::kEntryBytes << (bits + 1)) <= *bytes / threads) {
-    ++bits;
-  }
+  const int bits = ConnectSearch::TableBitsFor(*bytes / threads);
   return ConnectSearch::Create(*game, {bits});
 }
 

@@ -53,9 +53,9 @@ void ConnectSearch::Unmap::operator()(Entry* e) const { munmap(e, bytes); }
 
 namespace {
 
-// Zeroed pages for the table, in huge pages where the kernel allows: the
-// search reads entries at random, and 4 KiB pages made every read a TLB
-// miss too. nullptr when there is no memory.
+// Zeroed pages for the table, in huge pages where the kernel allows (the
+// search reads entries at random: fewer TLB misses). nullptr when there is
+// no memory.
 void* MapTable(size_t bytes) {
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -136,6 +136,12 @@ ConnectSearch::ConnectSearch(const Game& game,
     // Centre first, then outwards, left before right.
     order_.push_back(width_ / 2 + (i % 2 == 0 ? i / 2 : -(i + 1) / 2));
   }
+}
+
+int ConnectSearch::TableBitsFor(uint64_t bytes) {
+  int bits = kMinTableBits - 1;
+  while (bits < kMaxTableBits && (kEntryBytes << (bits + 1)) <= bytes) ++bits;
+  return bits;
 }
 
 ConnectSearch::~ConnectSearch() {

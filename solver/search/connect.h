@@ -2,13 +2,16 @@
 // Connect Four 7x6 first: what `play` and `serve` answer with when there is
 // no table, and the oracle of the big-board checks. Built as the fastest
 // public Connect Four solvers are (Pons' connect4, Steininger's c4):
-// bitboards, negamax with alpha-beta on a null window narrowed by bisection
-// to the exact score, a transposition table of bounds where a position and
-// its mirror image share an entry, immediate wins and forced replies
-// settled before searching, moves ordered by the threats they make.
+// bitboards, negamax with alpha-beta on null windows (first the value, then
+// bisection to the exact score), a transposition table of bounds in
+// two-entry buckets where a position and its mirror image share an entry,
+// immediate wins and forced replies settled before searching, bounds from
+// the lines each side can still make and from claimeven, transposition
+// cutoffs, moves ordered by the table's refutation and the threats they
+// make. docs/connect-four.md has its figures.
 //
 //   absl::StatusOr<std::unique_ptr<mnk::ConnectSearch>> search =
-//       mnk::ConnectSearch::Create(game, {.table_bits = 24});
+//       mnk::ConnectSearch::Create(game, {/*table_bits=*/24});
 //   mnk::SearchResult r = (*search)->Solve(pos);       // value, remoteness
 //   mnk::MoveAnalysis a = (*search)->Analyze(pos);     // and every move's
 //
@@ -76,10 +79,14 @@ class ConnectSearch {
   static constexpr int kMinTableBits = 10;
   static constexpr uint64_t kEntryBytes = 16;  // a table entry's size
   static constexpr int kMaxTableBits = 32;
+  // The most table bits `bytes` of memory hold (at most kMaxTableBits);
+  // below kMinTableBits when too little.
+  static int TableBitsFor(uint64_t bytes);
 
   // Refuses, with kInvalidArgument naming why, a game without gravity, a
   // misère game, a board over 64 bits as drawn above, or table_bits out of
-  // [kMinTableBits, kMaxTableBits].
+  // [kMinTableBits, kMaxTableBits]; kResourceExhausted when the table's
+  // memory cannot be had.
   static absl::StatusOr<std::unique_ptr<ConnectSearch>> Create(
       const Game& game, const ConnectSearchOptions& options = {});
   ~ConnectSearch();
