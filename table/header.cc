@@ -116,16 +116,11 @@ uint64_t TableFileBytes(uint64_t data_bytes) {
   return data_bytes + PageChecksumBytes(data_bytes) + 4;
 }
 
-absl::StatusOr<CheckedHeader> CheckHeader(const uint8_t* data, uint64_t size,
-                                          absl::string_view source) {
-  if (absl::Status s = CheckMagicAndVersion(data, size, source); !s.ok()) {
-    return s;
-  }
-  const TableHeader h = TableHeader::Decode(data);
-  absl::StatusOr<std::pair<Game, TableLayout>> named = GameAndLayout(h, source);
-  if (!named.ok()) return named.status();
-  const auto& [game, layout] = *named;
-  const PositionIndex index(game);
+namespace {
+
+// The counts (bytes 24 and 32) against the game's index.
+absl::Status CheckCounts(const TableHeader& h, const Game& game,
+                         const PositionIndex& index, absl::string_view source) {
   if (game.cells() > kMaxTableCells || !index.fits()) {
     return absl::DataLossError(
         absl::StrCat(source, " has a corrupt header: game ", game.spec().Name(),
@@ -143,43 +138,75 @@ absl::StatusOr<CheckedHeader> CheckHeader(const uint8_t* data, uint64_t size,
                      " reachable positions (byte 32), more than its ",
                      h.entries, " entries"));
   }
-  // The three data fields (bytes 40, 48, 56) as they must be, and D.
-  uint64_t expected[3] = {kTableHeaderSize, 0, 0};
-  uint64_t data_bytes = 0;
+  return absl::OkStatus();
+}
+
+// The three data fields (bytes 40, 48, 56) as the layout needs them, and D.
+struct DataFields {
+  uint64_t expected[3];
+  uint64_t data_bytes;
+};
+
+DataFields ExpectedDataFields(const TableHeader& h, const Game& game,
+                              TableLayout layout, const PositionIndex& index) {
+  DataFields f = {{kTableHeaderSize, 0, 0}, 0};
   switch (layout.layout()) {
     case Layout::kFull:
-      expected[1] = kTableHeaderSize + RecordView::ValueBytes(index.size());
-      data_bytes = expected[1] + 2 * h.entries;
+      f.expected[1] = kTableHeaderSize + RecordView::ValueBytes(index.size());
+      f.data_bytes = f.expected[1] + 2 * h.entries;
       break;
     case Layout::kCompact:
-      data_bytes = kTableHeaderSize + CompactLayout(index).bytes();
+      f.data_bytes = kTableHeaderSize + CompactLayout(index).bytes();
       break;
     case Layout::kCompressed: {
       const uint64_t count =
           CompressedSectionCount(game, layout.has_remoteness());
-      expected[1] = count;
-      expected[2] = std::max(h.data.compressed.sections_end,
-                             kTableHeaderSize + 16 * count);
-      data_bytes = h.data.compressed.sections_end;
+      f.expected[1] = count;
+      f.expected[2] = std::max(h.data.compressed.sections_end,
+                               kTableHeaderSize + 16 * count);
+      f.data_bytes = h.data.compressed.sections_end;
       break;
     }
     case Layout::kBook:
-      expected[1] = kTableHeaderSize + 8 * h.reachable;
-      data_bytes = expected[1] + h.reachable;
+      f.expected[1] = kTableHeaderSize + 8 * h.reachable;
+      f.data_bytes = f.expected[1] + h.reachable;
       break;
   }
+  return f;
+}
+
+absl::Status CheckDataFields(const TableHeader& h, const DataFields& f,
+                             absl::string_view source) {
   const uint64_t found[3] = {h.data.full.values_offset,
                              h.data.full.details_offset, h.data.full.zero};
   for (int i = 0; i < 3; ++i) {
-    if (found[i] != expected[i]) {
+    if (found[i] != f.expected[i]) {
       return absl::DataLossError(
           absl::StrCat(source, " has a corrupt header: section offset ", i,
                        " (byte ", offsetof(TableHeader, data) + 8 * i, ") is ",
-                       found[i], ", expected ", expected[i]));
+                       found[i], ", expected ", f.expected[i]));
     }
   }
-  return CheckedHeader{game, layout, h.reachable, data_bytes,
-                       TableFileBytes(data_bytes)};
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<CheckedHeader> CheckHeader(const uint8_t* data, uint64_t size,
+                                          absl::string_view source) {
+  if (absl::Status s = CheckMagicAndVersion(data, size, source); !s.ok()) {
+    return s;
+  }
+  const TableHeader h = TableHeader::Decode(data);
+  absl::StatusOr<std::pair<Game, TableLayout>> named = GameAndLayout(h, source);
+  if (!named.ok()) return named.status();
+  const auto& [game, layout] = *named;
+  const PositionIndex index(game);
+  if (absl::Status s = CheckCounts(h, game, index, source); !s.ok()) return s;
+  const DataFields fields = ExpectedDataFields(h, game, layout, index);
+  if (absl::Status s = CheckDataFields(h, fields, source); !s.ok()) return s;
+  return CheckedHeader{game, layout, h.reachable, fields.data_bytes,
+                       TableFileBytes(fields.data_bytes)};
 }
 
 }  // namespace mnk
