@@ -130,6 +130,10 @@ TEST(BookTest, AStoppedRunResumesToTheSameBytes) {
   ASSERT_TRUE(deeper.ok()) << deeper.status();
   EXPECT_EQ(SerializeBookTable(kSpec, *deeper),
             SerializeBookTable(kSpec, *Build(8, "")));
+  // A shallower book from a deeper run's log holds only its own positions.
+  EXPECT_EQ(SerializeBookTable(kSpec, *Build(6, dir, &solved)),
+            SerializeBookTable(kSpec, *first));
+  EXPECT_EQ(solved, 0u);
   EXPECT_LT(solved, 3798u - first->keys.size() + 1);
 }
 

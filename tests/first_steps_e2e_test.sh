@@ -35,7 +35,7 @@ cp "$TMP/user/t.mnk" "$TMP/user/tables/"
 "$SERVE" --port=0 --tables=tables > "$TMP/serve.out" 2> "$TMP/serve.err" &
 serve=$!
 for _ in $(seq 100); do [ -s "$TMP/serve.out" ] && break; sleep 0.1; done
-expect_contains "serve --tables=tables" "serving 4 games" "$(cat "$TMP/serve.out")"
+expect_contains "serve --tables=tables" "serving 5 games" "$(cat "$TMP/serve.out")"
 kill -TERM $serve
 wait $serve
 expect_eq "serve exit" 0 $?

@@ -204,6 +204,19 @@ expect_contains "cut message" "cut short while in use" "$(cat "$TMP/cut_err")"
 
 # --- Connect Four 7x6 has no table: the exact search answers, the same way.
 C4=(--width=7 --height=6 --k=4 --gravity)
+# The empty board, from the built-in book: the published result (only the
+# centre column wins, on ply 41; the two beside it draw; the rest lose).
+out=$("$PLAY" "${C4[@]}" --position=......./......./......./......./......./.......)
+expect_eq "book exit" 0 $?
+expect_contains "book value" "value       win in 41
+best move   38 (column 3)" "$out"
+expect_contains "book moves" "  column 0   loss in 40
+  column 1   loss in 42
+  column 2   draw in 42
+  column 3   win in 41  <- best
+  column 4   draw in 42
+  column 5   loss in 42
+  column 6   loss in 40" "$out"
 out=$("$PLAY" "${C4[@]}" --position=......./......./...O.../..XX.O./.OOXXX./OXXOOXO)
 expect_eq "search exit" 0 $?
 expect_contains "search value" "value       win in 1

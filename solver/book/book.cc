@@ -132,9 +132,11 @@ class BookBuilder {
   }
 
   // The entries, by key.
+  // The entries of this book (the log may hold more: a deeper book's), by
+  // key: the same bytes whatever the log held.
   BookEntries Entries() const {
-    std::vector<std::pair<uint64_t, uint8_t>> sorted(entries_.begin(),
-                                                     entries_.end());
+    std::vector<std::pair<uint64_t, uint8_t>> sorted;
+    for (const uint64_t key : used_) sorted.emplace_back(key, entries_.at(key));
     std::sort(sorted.begin(), sorted.end());
     BookEntries book;
     for (const auto& [key, record] : sorted) {
@@ -195,6 +197,7 @@ class BookBuilder {
     for (int cell : game_.LegalMoves(p)) {
       const Position child = Game::Play(p, cell);
       const std::optional<Value> end = game_.Primitive(child);
+      if (!end) used_.insert(Key(child));
       const BookEntry c =
           end ? BookEntry{*end, 0} : FromByte(entries_.at(Key(child)));
       const Value v = Negate(c.value);
@@ -206,6 +209,7 @@ class BookBuilder {
       }
     }
     Keep(p, outcome);
+    used_.insert(Key(p));
     ++progress_.analysed;
     if (absl::Status s = SyncNowAndThen(); !s.ok()) return s;
     if (options_.progress) options_.progress(progress_);
@@ -270,7 +274,8 @@ class BookBuilder {
   const Game& game_;
   const PositionIndex index_;
   const BookOptions& options_;
-  absl::flat_hash_map<uint64_t, uint8_t> entries_;
+  absl::flat_hash_map<uint64_t, uint8_t> entries_;  // all known, by key
+  absl::flat_hash_set<uint64_t> used_;  // the keys this book holds
   std::unique_ptr<SolvedLog> log_;
   absl::Time last_sync_ = absl::InfinitePast();
   BookProgress progress_{};
