@@ -275,7 +275,7 @@ class BookBuilder {
   const PositionIndex index_;
   const BookOptions& options_;
   absl::flat_hash_map<uint64_t, uint8_t> entries_;  // all known, by key
-  absl::flat_hash_set<uint64_t> used_;  // the keys this book holds
+  absl::flat_hash_set<uint64_t> used_;              // the keys this book holds
   std::unique_ptr<SolvedLog> log_;
   absl::Time last_sync_ = absl::InfinitePast();
   BookProgress progress_{};
