@@ -217,6 +217,10 @@ expect_contains "book moves" "  column 0   loss in 40
   column 4   draw in 42
   column 5   loss in 42
   column 6   loss in 40" "$out"
+# The second player's first reply, from the book too.
+out=$("$PLAY" "${C4[@]}" --position=......./......./......./......./......./...X...)
+expect_contains "book reply" "value       loss in 40
+best move   31 (column 3)" "$out"
 out=$("$PLAY" "${C4[@]}" --position=......./......./...O.../..XX.O./.OOXXX./OXXOOXO)
 expect_eq "search exit" 0 $?
 expect_contains "search value" "value       win in 1
