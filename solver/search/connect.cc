@@ -292,14 +292,7 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   int upper = (cells_ - 1 - b.moves) / 2;
   StaticBounds(b, &lower, &upper);
   const bool mirrored = key != b.mover + b.mask + bottom_;
-  int first = -1;  // the table's refutation, as a column of b
-  if (const Entry* e = Find(key)) {
-    lower = std::max<int>(lower, e->lower);
-    upper = std::min<int>(upper, e->upper);
-    if (e->refutation != 0) {
-      first = mirrored ? width_ - e->refutation : e->refutation - 1;
-    }
-  }
+  const int first = TableBounds(key, mirrored, &lower, &upper);
   if (alpha < lower) {
     alpha = lower;
     if (alpha >= beta) return alpha;
@@ -309,11 +302,8 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
     if (alpha >= beta) return beta;
   }
   if (b.moves < etc_moves_) {
-    // Enhanced transposition cutoff: a child whose stored upper bound
-    // already lifts this node to beta ends it before any search.
-    for (uint64_t s = safe; s != 0; s &= s - 1) {
-      const Entry* e = Find(Key(Child(b, s & -s)));
-      if (e != nullptr && -e->upper >= beta) return -e->upper;
+    if (const std::optional<int> cut = TranspositionCutoff(b, safe, beta)) {
+      return *cut;
     }
   }
   MoveList moves;
@@ -342,6 +332,26 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   // alpha inside the window (then it is exact).
   Store(key, work, alpha > alpha0 ? alpha : lower, std::min(upper, alpha), 0);
   return alpha;
+}
+
+int ConnectSearch::TableBounds(uint64_t key, bool mirrored, int* lower,
+                               int* upper) const {
+  const Entry* e = Find(key);
+  if (e == nullptr) return -1;
+  *lower = std::max<int>(*lower, e->lower);
+  *upper = std::min<int>(*upper, e->upper);
+  if (e->refutation == 0) return -1;
+  return mirrored ? width_ - e->refutation : e->refutation - 1;
+}
+
+std::optional<int> ConnectSearch::TranspositionCutoff(const Bits& b,
+                                                      uint64_t safe,
+                                                      int beta) const {
+  for (uint64_t s = safe; s != 0; s &= s - 1) {
+    const Entry* e = Find(Key(Child(b, s & -s)));
+    if (e != nullptr && -e->upper >= beta) return -e->upper;
+  }
+  return std::nullopt;
 }
 
 inline ConnectSearch::Entry* ConnectSearch::Bucket(uint64_t key) const {

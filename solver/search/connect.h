@@ -155,6 +155,13 @@ class ConnectSearch {
   Entry* Bucket(uint64_t key) const;
   const Entry* Find(uint64_t key) const;
   void Store(uint64_t key, int work, int lower, int upper, int refutation);
+  // Narrows [*lower, *upper] by the key's entry; returns its refutation as
+  // a column of the position (`mirrored`: the key is its mirror's), or -1.
+  int TableBounds(uint64_t key, bool mirrored, int* lower, int* upper) const;
+  // Enhanced transposition cutoff: the score of a child among `safe` whose
+  // stored upper bound already lifts the node to beta, if there is one.
+  std::optional<int> TranspositionCutoff(const Bits& b, uint64_t safe,
+                                         int beta) const;
   // How promising a move looks, for ordering: the threats it makes.
   int MoveScore(const Bits& b, uint64_t move) const;
   // True when `stones` hold k in a row.
