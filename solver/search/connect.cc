@@ -253,9 +253,8 @@ uint64_t ConnectSearch::WinningCells(uint64_t stones, uint64_t mask) const {
   return cells & (board_ ^ mask);
 }
 
-uint64_t ConnectSearch::NonLosingMoves(const Bits& b) const {
-  uint64_t possible = Playable(b.mask);
-  const uint64_t threats = WinningCells(b.mover ^ b.mask, b.mask);
+uint64_t ConnectSearch::SafeMoves(uint64_t mask, uint64_t threats) const {
+  uint64_t possible = Playable(mask);
   const uint64_t forced = possible & threats;
   if (forced != 0) {
     if ((forced & (forced - 1)) != 0) return 0;  // two threats: lost
@@ -282,9 +281,14 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   ++nodes_;
   const uint64_t key = Key(b);
   __builtin_prefetch(Bucket(key));
-  const uint64_t safe = NonLosingMoves(b);
+  const uint64_t safe =
+      SafeMoves(b.mask, WinningCells(b.mover ^ b.mask, b.mask));
   if (safe == 0) return -(cells_ - b.moves) / 2;  // lost on the next ply
   if (b.moves >= cells_ - 2) return 0;  // the last two stones make no line
+  if ((safe & (safe - 1)) == 0) {
+    // One move: nothing to choose, nothing worth a table entry.
+    return -Negamax(Child(b, safe), -beta, -alpha);
+  }
   // The opponent cannot win before its second stone from here, nor the
   // side to move before its second; the lines still open may say more,
   // and so may the table.
@@ -309,11 +313,21 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   MoveList moves;
   for (int column : order_) {
     const uint64_t move = safe & column_[column];
-    if (move != 0) {
-      moves.Add(move, column == first ? 1000 : MoveScore(b, move));
-      // The child will read its entry first thing: start the read now.
-      __builtin_prefetch(Bucket(Key(Child(b, move))));
-    }
+    if (move == 0) continue;
+    const uint64_t mask = b.mask | move;
+    const uint64_t threats = WinningCells(b.mover | move, mask);
+    // A move that leaves the opponent nothing safe wins on the next stone
+    // but one: the best score still possible here.
+    if (SafeMoves(mask, threats) == 0) return (cells_ - 1 - b.moves) / 2;
+    moves.Add(move, column == first ? 1000 : MoveScore(mask, threats));
+    // The child will read its entry first thing: start the read now.
+    __builtin_prefetch(Bucket(Key(Child(b, move))));
+  }
+  // No move wins that soon: the soonest win is two plies later.
+  upper = std::min(upper, (cells_ - 3 - b.moves) / 2);
+  if (beta > upper) {
+    beta = upper;
+    if (alpha >= beta) return beta;
   }
   const int work = cells_ - b.moves;
   const int alpha0 = alpha;
@@ -390,9 +404,10 @@ void ConnectSearch::Store(uint64_t key, int work, int lower, int upper,
   }
 }
 
-int ConnectSearch::MoveScore(const Bits& b, uint64_t move) const {
-  const uint64_t threats = WinningCells(b.mover | move, b.mask | move);
-  return absl::popcount(threats);
+int ConnectSearch::MoveScore(uint64_t mask, uint64_t threats) const {
+  // Threats, ties to those the opponent must not play under at once.
+  const uint64_t next = (Playable(mask) << 1) & board_;
+  return 2 * absl::popcount(threats) + absl::popcount(threats & next);
 }
 
 bool ConnectSearch::HasLine(uint64_t stones) const {
@@ -433,16 +448,20 @@ int ConnectSearch::SolveScore(const Bits& b) {
   // Null windows: first the value (is it a win? a loss?), which prunes
   // the most, then bisection of the score within it.
   int lo = -(cells_ - b.moves) / 2, hi = (cells_ + 1 - b.moves) / 2;
+  bool up = true;
   while (lo < hi) {
     const int mid = lo <= 0 && 0 < hi     ? 0
                     : lo <= -1 && -1 < hi ? -1
-                                          : lo + (hi - lo) / 2;
+                    : up                  ? lo
+                                          : hi - 1;
     const int r = Negamax(b, mid, mid + 1);
     if (stopped_) return 0;
     if (r <= mid) {
       hi = r;
+      up = false;
     } else {
       lo = r;
+      up = true;
     }
   }
   return lo;
@@ -458,14 +477,17 @@ int ConnectSearch::ScoreToRemoteness(int score, int moves) const {
   return m - moves;
 }
 
-SearchResult ConnectSearch::Solve(const Position& p) {
-  if (const std::optional<Value> end = game_.Primitive(p)) return {*end, 0};
-  const Bits b = ToBits(p);
-  const int score = SolveScore(b);
+SearchResult ConnectSearch::ResultOf(int score, int moves) const {
   const Value value = score > 0   ? Value::kWin
                       : score < 0 ? Value::kLoss
                                   : Value::kDraw;
-  return {value, ScoreToRemoteness(score, b.moves)};
+  return {value, ScoreToRemoteness(score, moves)};
+}
+
+SearchResult ConnectSearch::Solve(const Position& p) {
+  if (const std::optional<Value> end = game_.Primitive(p)) return {*end, 0};
+  const Bits b = ToBits(p);
+  return ResultOf(SolveScore(b), b.moves);
 }
 
 MoveAnalysis ConnectSearch::Analyze(
@@ -498,8 +520,59 @@ MoveAnalysis ConnectSearch::Analyze(
 std::optional<MoveAnalysis> ConnectSearch::AnalyzeWithin(
     const Position& p, uint64_t max_nodes,
     const std::function<void(int, int)>& progress) {
+  return Within(max_nodes, [&] { return Analyze(p, progress); });
+}
+
+bool ConnectSearch::ScoreAtMost(const Position& child, int bound) {
+  if (const std::optional<Value> end = game_.Primitive(child)) {
+    // Lost to the line just made (scored as the win it was a ply ago), or
+    // a full board.
+    const int score =
+        *end == Value::kDraw ? 0 : -(cells_ + 2 - child.stones()) / 2;
+    return score <= bound;
+  }
+  const Bits b = ToBits(child);
+  if (CanWinNext(b)) return (cells_ + 1 - b.moves) / 2 <= bound;
+  return Negamax(b, bound, bound + 1) <= bound;
+}
+
+MoveAnalysis ConnectSearch::BestMove(
+    const Position& p, const std::function<void(int, int)>& progress) {
+  MoveAnalysis a;
+  if (const std::optional<Value> end = game_.Primitive(p)) {
+    a.result = {*end, 0};
+    return a;
+  }
+  const Bits b = ToBits(p);
+  const int score = SolveScore(b);
+  if (stopped_) return a;
+  a.result = ResultOf(score, b.moves);
+  // Every child scores at least -score for its mover; the best reach it.
+  const std::vector<int> cells = game_.LegalMoves(p);
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const bool best = ScoreAtMost(Game::Play(p, cells[i]), -score);
+    if (stopped_) return a;
+    if (progress)
+      progress(static_cast<int>(i + 1), static_cast<int>(cells.size()));
+    if (best) {
+      a.best_move = cells[i];
+      return a;
+    }
+  }
+  assert(false && "no move reaches the position's score");
+  return a;
+}
+
+std::optional<MoveAnalysis> ConnectSearch::BestMoveWithin(
+    const Position& p, uint64_t max_nodes,
+    const std::function<void(int, int)>& progress) {
+  return Within(max_nodes, [&] { return BestMove(p, progress); });
+}
+
+std::optional<MoveAnalysis> ConnectSearch::Within(
+    uint64_t max_nodes, const std::function<MoveAnalysis()>& answer) {
   node_limit_ = nodes_ + max_nodes;
-  MoveAnalysis a = Analyze(p, progress);
+  MoveAnalysis a = answer();
   const bool stopped = stopped_;
   node_limit_ = ~uint64_t{0};
   stopped_ = false;

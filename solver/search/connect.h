@@ -5,15 +5,18 @@
 // bitboards, negamax with alpha-beta on null windows (first the value, then
 // bisection to the exact score), a transposition table of bounds in
 // two-entry buckets where a position and its mirror image share an entry,
-// immediate wins and forced replies settled before searching, bounds from
-// the lines each side can still make and from claimeven, transposition
-// cutoffs, moves ordered by the table's refutation and the threats they
-// make. docs/connect-four.md has its figures.
+// immediate wins and forced replies settled before searching (a move that
+// leaves the opponent no safe reply ends a node's search; a node with one
+// safe move plays it without a table entry), bounds from the lines each
+// side can still make and from claimeven, transposition cutoffs, moves
+// ordered by the table's refutation, then the threats they make (ties to
+// those right above a playable cell). docs/connect-four.md has its figures.
 //
 //   absl::StatusOr<std::unique_ptr<mnk::ConnectSearch>> search =
 //       mnk::ConnectSearch::Create(game, {/*table_bits=*/24});
 //   mnk::SearchResult r = (*search)->Solve(pos);       // value, remoteness
 //   mnk::MoveAnalysis a = (*search)->Analyze(pos);     // and every move's
+//   mnk::MoveAnalysis m = (*search)->BestMove(pos);    // the move alone
 //
 // It shares the game seam with the rest of the project only at its edges
 // (positions in, the rules' verdict on finished games); inside it keeps its
@@ -67,7 +70,7 @@ struct MoveResult {
 
 // A position's value and remoteness, the move the perfect player makes
 // (mnk::PolicyScore, ties to the lowest cell; -1 once the game is over),
-// and every legal move's outcome, by cell.
+// and every legal move's outcome, by cell (empty from BestMove).
 struct MoveAnalysis {
   SearchResult result;
   int best_move = -1;
@@ -106,6 +109,17 @@ class ConnectSearch {
   std::optional<MoveAnalysis> AnalyzeWithin(
       const Position& p, uint64_t max_nodes,
       const std::function<void(int, int)>& progress = {});
+  // The position's result and the policy's move alone (`moves` left
+  // empty): the exact score, then one null-window test a move, in the
+  // policy's order, until a move reaches it. What the perfect player needs
+  // to move, at a fraction of Analyze's cost (which solves every move
+  // exactly). `progress` is called after each move tested.
+  MoveAnalysis BestMove(const Position& p,
+                        const std::function<void(int, int)>& progress = {});
+  // BestMove within a budget of positions searched, as AnalyzeWithin.
+  std::optional<MoveAnalysis> BestMoveWithin(
+      const Position& p, uint64_t max_nodes,
+      const std::function<void(int, int)>& progress = {});
 
   // Positions searched since the search was made.
   uint64_t nodes() const { return nodes_; }
@@ -134,6 +148,15 @@ class ConnectSearch {
             b.mirror_mask | mirror_bit_[absl::countr_zero(move)], b.moves + 1};
   }
   int ScoreToRemoteness(int score, int moves) const;
+  // A score's value and remoteness, with `moves` stones on the board.
+  SearchResult ResultOf(int score, int moves) const;
+  // True when the score of `child` (any valid position, over or not) for
+  // its side to move is at most `bound`: one null-window search.
+  bool ScoreAtMost(const Position& child, int bound);
+  // Runs `answer` with node_limit_ set `max_nodes` ahead: nullopt when
+  // the search stopped there.
+  std::optional<MoveAnalysis> Within(
+      uint64_t max_nodes, const std::function<MoveAnalysis()>& answer);
   // The exact score of a position where the side to move cannot win at
   // once, and where it can.
   int SolveScore(const Bits& b);
@@ -142,9 +165,9 @@ class ConnectSearch {
   uint64_t Playable(uint64_t mask) const { return (mask + bottom_) & board_; }
   // The empty cells where a stone of `stones` would complete k in a row.
   uint64_t WinningCells(uint64_t stones, uint64_t mask) const;
-  // The moves that do not hand the opponent a win on the next ply: 0 when
-  // every move loses at once.
-  uint64_t NonLosingMoves(const Bits& b) const;
+  // The moves that do not hand the opponent a win on the next ply, given
+  // the opponent's winning cells: 0 when every move loses at once.
+  uint64_t SafeMoves(uint64_t mask, uint64_t threats) const;
   bool CanWinNext(const Bits& b) const {
     return (WinningCells(b.mover, b.mask) & Playable(b.mask)) != 0;
   }
@@ -162,8 +185,9 @@ class ConnectSearch {
   // stored upper bound already lifts the node to beta, if there is one.
   std::optional<int> TranspositionCutoff(const Bits& b, uint64_t safe,
                                          int beta) const;
-  // How promising a move looks, for ordering: the threats it makes.
-  int MoveScore(const Bits& b, uint64_t move) const;
+  // How promising a move looks, for ordering, from the stones after it
+  // and the winning cells it leaves its maker.
+  int MoveScore(uint64_t mask, uint64_t threats) const;
   // True when `stones` hold k in a row.
   bool HasLine(uint64_t stones) const;
   // Narrows [*lower, *upper] by the lines each player can still make.

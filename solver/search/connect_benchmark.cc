@@ -28,9 +28,14 @@ ABSL_FLAG(bool, empty, false, "also solve the empty board");
 ABSL_FLAG(uint64_t, seed, 1, "random seed");
 ABSL_FLAG(int, games, 0,
           "also play this many games from positions at --from_ply, the "
-          "perfect player (Analyze, its table kept through the game, as play "
-          "does) against a random and against a perfect opponent, as X and "
-          "as O, and time each of its moves");
+          "perfect player (its table kept through the game, as play does) "
+          "against a random and against a perfect opponent, as X and as O, "
+          "and time each of its moves");
+ABSL_FLAG(std::vector<std::string>, game_answers,
+          std::vector<std::string>({"best_move", "every_move"}),
+          "how the perfect player answers in the games, each on the same "
+          "games: best_move (BestMove, as play's moves and hints) or "
+          "every_move (Analyze, as eval and serve)");
 ABSL_FLAG(int, from_ply, 10,
           "where the games start: the end of an opening book of that depth");
 ABSL_FLAG(bool, sequences, false,
@@ -67,8 +72,12 @@ double Percentile(std::vector<double> v, double q) {
   return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))];
 }
 
-// The perfect player's moves, timed, in games from --from_ply on.
-void TimeGames(const Game& game, ConnectSearch& search, std::mt19937_64& rng) {
+// The perfect player's moves, timed, in games from --from_ply on: the same
+// games (the same seed) for each way of answering.
+void TimeGames(const Game& game, ConnectSearch& search, uint64_t seed,
+               const std::string& answer) {
+  const bool every_move = answer == "every_move";
+  std::mt19937_64 rng(seed);
   for (const bool perfect_opponent : {false, true}) {
     std::vector<double> seconds;
     for (int g = 0; g < absl::GetFlag(FLAGS_games); ++g) {
@@ -81,7 +90,8 @@ void TimeGames(const Game& game, ConnectSearch& search, std::mt19937_64& rng) {
         int cell;
         if (p.side_to_move() == perfect_side || perfect_opponent) {
           const Clock::time_point start = Clock::now();
-          cell = search.Analyze(p).best_move;
+          cell = every_move ? search.Analyze(p).best_move
+                            : search.BestMove(p).best_move;
           if (p.side_to_move() == perfect_side) {
             seconds.push_back(
                 std::chrono::duration<double>(Clock::now() - start).count());
@@ -94,10 +104,11 @@ void TimeGames(const Game& game, ConnectSearch& search, std::mt19937_64& rng) {
       }
     }
     std::printf(
-        "games from ply %d against a %s opponent: %zu moves, p50 %.4f s, "
+        "%s, games from ply %d against a %s opponent: %zu moves, p50 %.4f s, "
         "p99 %.4f s, max %.4f s\n",
-        absl::GetFlag(FLAGS_from_ply), perfect_opponent ? "perfect" : "random",
-        seconds.size(), Percentile(seconds, 0.5), Percentile(seconds, 0.99),
+        answer.c_str(), absl::GetFlag(FLAGS_from_ply),
+        perfect_opponent ? "perfect" : "random", seconds.size(),
+        Percentile(seconds, 0.5), Percentile(seconds, 0.99),
         Percentile(seconds, 1.0));
     std::fflush(stdout);
   }
@@ -147,7 +158,19 @@ int Run() {
         static_cast<unsigned long long>(nodes));
     std::fflush(stdout);
   }
-  if (absl::GetFlag(FLAGS_games) > 0) TimeGames(game, **search, rng);
+  if (absl::GetFlag(FLAGS_games) > 0) {
+    const uint64_t seed = rng();
+    for (const std::string& answer : absl::GetFlag(FLAGS_game_answers)) {
+      if (answer != "best_move" && answer != "every_move") {
+        std::fprintf(stderr,
+                     "--game_answers: '%s' is not best_move or "
+                     "every_move\n",
+                     answer.c_str());
+        return 1;
+      }
+      TimeGames(game, **search, seed, answer);
+    }
+  }
   if (absl::GetFlag(FLAGS_empty)) {
     (*search)->Clear();
     const uint64_t before = (*search)->nodes();
