@@ -298,11 +298,7 @@ int AnswerPosition(const Oracle& oracle, const std::string& position) {
   auto progress = [start](int done, int total) {
     const absl::Duration spent = absl::Now() - start;
     if (spent < absl::Seconds(1)) return;
-    std::cerr << "play: thinking: " << done << " of " << total
-              << " moves solved, "
-              << absl::FormatDuration(
-                     absl::Trunc(spent, absl::Milliseconds(100)))
-              << "\n";
+    std::cerr << "play: " << ProgressLine(done, total, spent) << "\n";
   };
   absl::StatusOr<Analysis> a = oracle.Analyze(*p, progress);
   if (!a.ok()) return Fail(kExitTable, a.status());

@@ -55,12 +55,14 @@ absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
 }
 
 absl::StatusOr<Analysis> Oracle::Analyze(const Position& p,
-                                         const Progress& progress) const {
+                                         const Progress& progress,
+                                         Need need) const {
   if (table_ != nullptr) return mnk::Analyze(*table_, p);
   if (std::optional<Analysis> a = FromBook(p)) return *std::move(a);
+  const uint64_t budget = max_nodes_ == 0 ? ~uint64_t{0} : max_nodes_;
   std::optional<MoveAnalysis> within =
-      max_nodes_ == 0 ? search_->Analyze(p, progress)
-                      : search_->AnalyzeWithin(p, max_nodes_, progress);
+      need == Need::kBestMove ? search_->BestMoveWithin(p, budget, progress)
+                              : search_->AnalyzeWithin(p, budget, progress);
   if (!within.has_value()) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "solving ", game().Format(p), " takes more than ", max_nodes_,
@@ -100,11 +102,17 @@ std::optional<Analysis> Oracle::FromBook(const Position& p) const {
   return a;
 }
 
+std::string ProgressLine(int done, int total, absl::Duration spent) {
+  return absl::StrCat(
+      "thinking: ", done, " of ", total, " moves done, ",
+      absl::FormatDuration(absl::Trunc(spent, absl::Milliseconds(100))));
+}
+
 absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,
                                           const Position& p,
-                                          const Progress& progress) {
+                                          const Progress& progress, Need need) {
   if (absl::Status s = oracle.CheckUnchanged(); !s.ok()) return s;
-  absl::StatusOr<Analysis> a = oracle.Analyze(p, progress);
+  absl::StatusOr<Analysis> a = oracle.Analyze(p, progress, need);
   if (absl::Status s = oracle.CheckUnchanged(); !s.ok()) return s;
   return a;
 }
@@ -433,7 +441,7 @@ class Session {
   int PlayOne() {
     while (!game_.IsTerminal(p_)) {
       if (p_.side_to_move() != human_side_) {
-        const Analysis* a = Current();
+        const Analysis* a = Current(Need::kBestMove);
         if (a == nullptr) return kTableFailed;
         out_ << "I play " << unit_ << " " << Choice(a->record.best_move)
              << ".\n";
@@ -452,18 +460,18 @@ class Session {
   // person's turns ask only for hint and eval: a search may take seconds).
   // nullptr, with the reason written and failed_ set, when the table
   // cannot answer.
-  const Analysis* Current() {
-    if (analysis_ && analysis_->position == p_) return &*analysis_;
+  const Analysis* Current(Need need) {
+    if (analysis_ && analysis_->position == p_ &&
+        (need == Need::kBestMove || !analysis_->moves.empty())) {
+      return &*analysis_;
+    }
     const absl::Time start = absl::Now();
     auto progress = [&](int done, int total) {
       const absl::Duration spent = absl::Now() - start;
       if (spent < absl::Seconds(1)) return;
-      out_ << "  (thinking: " << done << " of " << total << " moves solved, "
-           << absl::FormatDuration(absl::Trunc(spent, absl::Milliseconds(100)))
-           << ")\n"
-           << std::flush;
+      out_ << "  (" << ProgressLine(done, total, spent) << ")\n" << std::flush;
     };
-    absl::StatusOr<Analysis> a = AnalyzeUnchanged(oracle_, p_, progress);
+    absl::StatusOr<Analysis> a = AnalyzeUnchanged(oracle_, p_, progress, need);
     if (!a.ok()) {
       out_ << "The table cannot answer this position: " << a.status().message()
            << "\n";
@@ -521,7 +529,8 @@ class Session {
               "with perfect play)\n"
            << "  quit  end the game\n";
     } else if (word == "hint" || word == "eval") {
-      const Analysis* a = Current();
+      const Analysis* a =
+          Current(word == "hint" ? Need::kBestMove : Need::kEveryMove);
       if (a == nullptr) return false;
       if (word == "hint") {
         out_ << "Best move: " << unit_ << " " << Choice(a->record.best_move)

@@ -22,6 +22,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "solver/game/game.h"
 #include "solver/search/connect.h"
 #include "table/record.h"
@@ -57,6 +58,16 @@ absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p);
 // Progress of an answer that takes a while: moves solved, moves in all.
 using Progress = std::function<void(int done, int total)>;
 
+// "thinking: 3 of 7 moves done, 4.2s": what a game and --position show of
+// a search that has taken `spent` so far.
+std::string ProgressLine(int done, int total, absl::Duration spent);
+
+// What an answer must hold: every move's outcome (eval, --position, the
+// batch, serve), or the position's result and the policy's move alone (a
+// game's moves and hints). A table answers both alike; a search answers
+// the second far sooner (ConnectSearch::BestMove), leaving `moves` empty.
+enum class Need { kEveryMove, kBestMove };
+
 // What answers positions: a table (lookups), or the exact search (for a
 // Connect-style board without a table), after an opening book when there
 // is one (a table in the book layout, solver/book/book.h). Made from a
@@ -76,10 +87,12 @@ class Oracle {
   }
   // True when answers come from a search (and may take seconds).
   bool searches() const { return search_ != nullptr; }
-  // The position and each move's outcome; `progress` is called as a
-  // search solves the moves (a table needs none).
+  // The position and each move's outcome (or, for Need::kBestMove from a
+  // search, the policy's move alone); `progress` is called as a search
+  // goes through the moves (a table needs none).
   absl::StatusOr<Analysis> Analyze(const Position& p,
-                                   const Progress& progress = {}) const;
+                                   const Progress& progress = {},
+                                   Need need = Need::kEveryMove) const;
   // The table's (or book's) Table::CheckUnchanged; OK for a search alone.
   absl::Status CheckUnchanged() const {
     return table_ != nullptr  ? table_->CheckUnchanged()
@@ -99,7 +112,8 @@ class Oracle {
 
 absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,
                                           const Position& p,
-                                          const Progress& progress = {});
+                                          const Progress& progress = {},
+                                          Need need = Need::kEveryMove);
 
 // "win in 3", "draw in 5", "loss in 2"; once the game is over "lost", "won"
 // (misère: the opponent made the line) or "drawn".

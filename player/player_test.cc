@@ -155,6 +155,13 @@ TEST(PlayerTest, TheSearchAnswersAsTheTableDoes) {
       ASSERT_EQ(AnswerLine(searched, line, json),
                 AnswerLine(table, line, json));
     }
+    // The best move alone (a game's question): the same record, no moves.
+    const Analysis best = *searched.Analyze(p, {}, Need::kBestMove);
+    const Record want = *table.Probe(p);
+    ASSERT_EQ(best.record.value, want.value) << line;
+    ASSERT_EQ(best.record.remoteness, want.remoteness) << line;
+    ASSERT_EQ(best.record.best_move, want.best_move) << line;
+    ASSERT_TRUE(best.moves.empty());
     ++compared;
   }
   EXPECT_EQ(compared, 161029);

@@ -571,7 +571,7 @@ std::optional<MoveAnalysis> ConnectSearch::BestMoveWithin(
 
 std::optional<MoveAnalysis> ConnectSearch::Within(
     uint64_t max_nodes, const std::function<MoveAnalysis()>& answer) {
-  node_limit_ = nodes_ + max_nodes;
+  node_limit_ = max_nodes > ~nodes_ ? ~uint64_t{0} : nodes_ + max_nodes;
   MoveAnalysis a = answer();
   const bool stopped = stopped_;
   node_limit_ = ~uint64_t{0};
