@@ -118,7 +118,7 @@ ConnectSearch::ConnectSearch(const Game& game,
     column_[c] = ((uint64_t{1} << height_) - 1) << (c * column);
   }
   for (int r = 1; r < height_; r += 2) odd_rows_ |= bottom_ << r;
-  etc_moves_ = cells_ - 12;
+  etc_moves_ = cells_ - 20;
   for (int i = 0; i < width_ * column; ++i) {
     mirror_bit_[i] = uint64_t{1}
                      << ((width_ - 1 - i / column) * column + i % column);
@@ -305,11 +305,6 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
     beta = upper;
     if (alpha >= beta) return beta;
   }
-  if (b.moves < etc_moves_) {
-    if (const std::optional<int> cut = TranspositionCutoff(b, safe, beta)) {
-      return *cut;
-    }
-  }
   MoveList moves;
   for (int column : order_) {
     const uint64_t move = safe & column_[column];
@@ -328,6 +323,12 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   if (beta > upper) {
     beta = upper;
     if (alpha >= beta) return beta;
+  }
+  // The children's entries are on their way (prefetched above).
+  if (b.moves < etc_moves_) {
+    if (const std::optional<int> cut = TranspositionCutoff(b, safe, beta)) {
+      return *cut;
+    }
   }
   const int work = cells_ - b.moves;
   const int alpha0 = alpha;
