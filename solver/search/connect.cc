@@ -23,6 +23,15 @@ class MoveList {
     for (; i > 0 && moves_[i - 1].score < score; --i) moves_[i] = moves_[i - 1];
     moves_[i] = {move, score};
   }
+  // Moves `move` (if listed) to the front.
+  void Promote(uint64_t move) {
+    int i = 0;
+    while (i < size_ && moves_[i].move != move) ++i;
+    if (i == size_) return;
+    const Scored promoted = moves_[i];
+    for (; i > 0; --i) moves_[i] = moves_[i - 1];
+    moves_[0] = promoted;
+  }
   int size() const { return size_; }
   uint64_t operator[](int i) const { return moves_[i].move; }
 
@@ -295,8 +304,6 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   int lower = -(cells_ - 2 - b.moves) / 2;
   int upper = (cells_ - 1 - b.moves) / 2;
   StaticBounds(b, &lower, &upper);
-  const bool mirrored = key != b.mover + b.mask + bottom_;
-  const int first = TableBounds(key, mirrored, &lower, &upper);
   if (alpha < lower) {
     alpha = lower;
     if (alpha >= beta) return alpha;
@@ -314,12 +321,20 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
     // A move that leaves the opponent nothing safe wins on the next stone
     // but one: the best score still possible here.
     if (SafeMoves(mask, threats) == 0) return (cells_ - 1 - b.moves) / 2;
-    moves.Add(move, column == first ? 1000 : MoveScore(mask, threats));
+    moves.Add(move, MoveScore(mask, threats));
     // The child will read its entry first thing: start the read now.
     __builtin_prefetch(Bucket(Key(Child(b, move))));
   }
   // No move wins that soon: the soonest win is two plies later.
   upper = std::min(upper, (cells_ - 3 - b.moves) / 2);
+  // The table's entry, read last (its bucket was prefetched on entry).
+  const bool mirrored = key != b.mover + b.mask + bottom_;
+  const int first = TableBounds(key, mirrored, &lower, &upper);
+  if (first >= 0) moves.Promote(safe & column_[first]);
+  if (alpha < lower) {
+    alpha = lower;
+    if (alpha >= beta) return alpha;
+  }
   if (beta > upper) {
     beta = upper;
     if (alpha >= beta) return beta;
