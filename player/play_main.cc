@@ -69,6 +69,9 @@ ABSL_FLAG(std::string, book, "",
 ABSL_FLAG(std::string, search_memory, "256M",
           "memory for the exact search's transposition table, on a "
           "Connect-style board without a table (K, M, G: powers of 1024)");
+ABSL_FLAG(int, search_threads, 2,
+          "threads of the exact search (1 to 64): they share its table and "
+          "search big positions together");
 ABSL_FLAG(std::string, first, "human",
           "who moves first in a game: human or ai");
 ABSL_FLAG(std::string, mark, "X",
@@ -364,8 +367,16 @@ absl::StatusOr<std::unique_ptr<ConnectSearch>> SearchInstead(
         Bytes(ConnectSearch::kEntryBytes << ConnectSearch::kMinTableBits)));
   }
   const Game game = *Game::Create(AskedGame(GameSpec()));
+  ConnectSearchOptions options;
+  options.table_bits = bits;
+  options.threads = absl::GetFlag(FLAGS_search_threads);
+  if (options.threads < 1 || options.threads > ConnectSearch::kMaxThreads) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--search_threads=", options.threads, ": expected 1 to ",
+                     ConnectSearch::kMaxThreads));
+  }
   absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
-      ConnectSearch::Create(game, {bits});
+      ConnectSearch::Create(game, options);
   if (!search.ok() && !game.spec().gravity) return no_table;
   if (!search.ok() &&
       search.status().code() == absl::StatusCode::kInvalidArgument) {
@@ -455,7 +466,8 @@ int main(int argc, char** argv) {
           "on a Connect-style board without one, by exact search).\n"
           "  play [--table=FILE | --width=M --height=N --k=K [--gravity] "
           "[--misere]]\n"
-          "       [--book=FILE] [--search_memory=256M]     (Connect-style, "
+          "       [--book=FILE] [--search_memory=256M] [--search_threads=2]\n"
+          "                                                  (Connect-style, "
           "no table)\n"
           "       [--first=human|ai] [--mark=X|O]            a game\n"
           "  play ... --position=P [--json]                  one answer\n"

@@ -3,9 +3,11 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cstring>
 #include <optional>
+#include <thread>
 
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
@@ -46,19 +48,28 @@ class MoveList {
 
 }  // namespace
 
-// Bounds on a position's score: lower <= score <= upper. key 0 is empty.
-struct ConnectSearch::Entry {
-  uint64_t key;
-  int8_t lower;
-  int8_t upper;
-  // 1 + the column of the move that last refuted a window here, 0 when
-  // none: tried first next time. A column of the key's orientation (the
-  // mirror's when the mirror has the smaller key).
-  uint8_t refutation;
-  uint8_t work;  // empty cells when stored: how deep its search went
+// A bucket of the table: two entries, each a position's key (0: empty)
+// and a 32-bit word of what is known of its score; and, when threads
+// share the table, a version that is odd while a thread writes the bucket
+// (a seqlock: a reader that sees it odd or changed takes a miss, so that
+// it never pairs one entry's key with another's bounds). 32 bytes:
+//   bytes 0-15   key[0], key[1]
+//   bytes 16-23  data[0], data[1]: byte 0 the lower bound, byte 1 the
+//                upper bound (two's complement), byte 2 1 + the column of
+//                the move that last refuted a window there (0: none; a
+//                column of the key's orientation, the mirror's when the
+//                mirror has the smaller key), byte 3 the work of its
+//                search (Work)
+//   bytes 24-27  version
+// Atomics accessed relaxed: plain loads and stores on x86.
+struct ConnectSearch::Bucket {
+  std::atomic<uint64_t> key[2];
+  std::atomic<uint32_t> data[2];
+  std::atomic<uint32_t> version;
+  uint32_t unused;
 };
 
-void ConnectSearch::Unmap::operator()(Entry* e) const { munmap(e, bytes); }
+void ConnectSearch::Unmap::operator()(Bucket* b) const { munmap(b, bytes); }
 
 namespace {
 
@@ -93,6 +104,10 @@ absl::StatusOr<std::unique_ptr<ConnectSearch>> ConnectSearch::Create(
         absl::StrCat("the exact search needs width x (height + 1) <= 64 bits; ",
                      spec.Name(), " needs ", spec.width * (spec.height + 1)));
   }
+  if (options.threads < 1 || options.threads > kMaxThreads) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "threads is ", options.threads, ": expected 1 to ", kMaxThreads));
+  }
   if (options.table_bits < kMinTableBits ||
       options.table_bits > kMaxTableBits) {
     return absl::InvalidArgumentError(
@@ -115,9 +130,11 @@ ConnectSearch::ConnectSearch(const Game& game,
       height_(game.height()),
       k_(game.spec().k),
       cells_(game.cells()),
-      table_(static_cast<Entry*>(MapTable(kEntryBytes << options.table_bits)),
+      table_(static_cast<Bucket*>(MapTable(kEntryBytes << options.table_bits)),
              Unmap{kEntryBytes << options.table_bits}),
-      table_shift_(64 - options.table_bits) {
+      table_shift_(64 - options.table_bits),
+      threads_(options.threads),
+      shared_(options.threads > 1) {
   const int column = height_ + 1;
   for (int c = 0; c < width_; ++c) {
     bottom_ |= uint64_t{1} << (c * column);
@@ -142,9 +159,13 @@ ConnectSearch::ConnectSearch(const Game& game,
     if (fits[d]) shift_[directions_++] = shifts[d];
   }
   for (int i = 0; i < width_; ++i) {
-    // Centre first, then outwards, left before right.
-    order_.push_back(width_ / 2 + (i % 2 == 0 ? i / 2 : -(i + 1) / 2));
+    // Centre first, then outwards, left before right (the helper threads:
+    // right before left, so that they part ways with the main one).
+    const int step = i % 2 == 0 ? i / 2 : -(i + 1) / 2;
+    orders_[0].push_back(width_ / 2 + step);
   }
+  for (int c : orders_[0]) orders_[1].push_back(width_ - 1 - c);
+  main_.order = &orders_[0];
 }
 
 int ConnectSearch::TableBitsFor(uint64_t bytes) {
@@ -154,11 +175,13 @@ int ConnectSearch::TableBitsFor(uint64_t bytes) {
 }
 
 ConnectSearch::~ConnectSearch() {
-  static_assert(sizeof(Entry) == kEntryBytes, "kEntryBytes is an entry's size");
+  static_assert(sizeof(Bucket) == 2 * kEntryBytes,
+                "kEntryBytes is half a bucket's size");
 }
 
 void ConnectSearch::Clear() {
-  std::memset(table_.get(), 0, sizeof(Entry) << (64 - table_shift_));
+  std::memset(static_cast<void*>(table_.get()), 0,
+              kEntryBytes << (64 - table_shift_));
 }
 
 ConnectSearch::Bits ConnectSearch::ToBits(const Position& p) const {
@@ -280,23 +303,24 @@ uint64_t ConnectSearch::Key(const Bits& b) const {
                   b.mirror_mover + b.mirror_mask + bottom_);
 }
 
-int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
+int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   assert(alpha < beta);
   assert(!CanWinNext(b));
-  if (nodes_ >= node_limit_) {
-    stopped_ = true;
+  if (w.nodes >= w.node_limit ||
+      (w.stop != nullptr && w.stop->load(std::memory_order_relaxed))) {
+    w.stopped = true;
     return 0;
   }
-  ++nodes_;
+  ++w.nodes;
   const uint64_t key = Key(b);
-  __builtin_prefetch(Bucket(key));
+  __builtin_prefetch(BucketOf(key));
   const uint64_t safe =
       SafeMoves(b.mask, WinningCells(b.mover ^ b.mask, b.mask));
   if (safe == 0) return -(cells_ - b.moves) / 2;  // lost on the next ply
   if (b.moves >= cells_ - 2) return 0;  // the last two stones make no line
   if ((safe & (safe - 1)) == 0) {
     // One move: nothing to choose, nothing worth a table entry.
-    return -Negamax(Child(b, safe), -beta, -alpha);
+    return -Negamax(w, Child(b, safe), -beta, -alpha);
   }
   // The opponent cannot win before its second stone from here, nor the
   // side to move before its second; the lines still open may say more,
@@ -313,7 +337,7 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
     if (alpha >= beta) return beta;
   }
   MoveList moves;
-  for (int column : order_) {
+  for (int column : *w.order) {
     const uint64_t move = safe & column_[column];
     if (move == 0) continue;
     const uint64_t mask = b.mask | move;
@@ -323,7 +347,7 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
     if (SafeMoves(mask, threats) == 0) return (cells_ - 1 - b.moves) / 2;
     moves.Add(move, MoveScore(mask, threats));
     // The child will read its entry first thing: start the read now.
-    __builtin_prefetch(Bucket(Key(Child(b, move))));
+    __builtin_prefetch(BucketOf(Key(Child(b, move))));
   }
   // No move wins that soon: the soonest win is two plies later.
   upper = std::min(upper, (cells_ - 3 - b.moves) / 2);
@@ -348,8 +372,8 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
   const int work = cells_ - b.moves;
   const int alpha0 = alpha;
   for (int i = 0; i < moves.size(); ++i) {
-    const int score = -Negamax(Child(b, moves[i]), -beta, -alpha);
-    if (stopped_) return 0;  // unfinished: nothing to store
+    const int score = -Negamax(w, Child(b, moves[i]), -beta, -alpha);
+    if (w.stopped) return 0;  // unfinished: nothing to store
     if (score >= beta) {
       const int column = absl::countr_zero(moves[i]) / (height_ + 1);
       Store(key, work, score, upper,
@@ -366,10 +390,10 @@ int ConnectSearch::Negamax(const Bits& b, int alpha, int beta) {
 
 int ConnectSearch::TableBounds(uint64_t key, bool mirrored, int* lower,
                                int* upper) const {
-  const Entry* e = Find(key);
-  if (e == nullptr) return -1;
-  *lower = std::max<int>(*lower, e->lower);
-  *upper = std::min<int>(*upper, e->upper);
+  const std::optional<Entry> e = Find(key);
+  if (!e.has_value()) return -1;
+  *lower = std::max(*lower, e->lower);
+  *upper = std::min(*upper, e->upper);
   if (e->refutation == 0) return -1;
   return mirrored ? width_ - e->refutation : e->refutation - 1;
 }
@@ -378,45 +402,99 @@ std::optional<int> ConnectSearch::TranspositionCutoff(const Bits& b,
                                                       uint64_t safe,
                                                       int beta) const {
   for (uint64_t s = safe; s != 0; s &= s - 1) {
-    const Entry* e = Find(Key(Child(b, s & -s)));
-    if (e != nullptr && -e->upper >= beta) return -e->upper;
+    const std::optional<Entry> e = Find(Key(Child(b, s & -s)));
+    if (e.has_value() && -e->upper >= beta) return -e->upper;
   }
   return std::nullopt;
 }
 
-inline ConnectSearch::Entry* ConnectSearch::Bucket(uint64_t key) const {
-  return &table_[((key * 0x9E3779B97F4A7C15ull) >> (table_shift_ + 1)) * 2];
+inline ConnectSearch::Bucket* ConnectSearch::BucketOf(uint64_t key) const {
+  return &table_[(key * 0x9E3779B97F4A7C15ull) >> (table_shift_ + 1)];
 }
 
-inline const ConnectSearch::Entry* ConnectSearch::Find(uint64_t key) const {
-  const Entry* bucket = Bucket(key);
-  return bucket[0].key == key   ? &bucket[0]
-         : bucket[1].key == key ? &bucket[1]
-                                : nullptr;
+namespace {
+
+constexpr auto kRelaxed = std::memory_order_relaxed;
+
+uint32_t Pack(int lower, int upper, int refutation, int work) {
+  return static_cast<uint8_t>(lower) | static_cast<uint8_t>(upper) << 8 |
+         static_cast<uint32_t>(refutation) << 16 |
+         static_cast<uint32_t>(work) << 24;
+}
+
+}  // namespace
+
+ConnectSearch::Entry ConnectSearch::Unpack(uint32_t data) {
+  return {static_cast<int8_t>(data & 0xff), static_cast<int8_t>(data >> 8),
+          static_cast<int>(data >> 16 & 0xff), static_cast<int>(data >> 24)};
+}
+
+inline std::optional<ConnectSearch::Entry> ConnectSearch::Find(
+    uint64_t key) const {
+  const Bucket& bucket = *BucketOf(key);
+  uint32_t version = 0;
+  if (shared_) {
+    version = bucket.version.load(std::memory_order_acquire);
+    if ((version & 1) != 0) return std::nullopt;  // being written
+  }
+  uint32_t data;
+  if (bucket.key[0].load(kRelaxed) == key) {
+    data = bucket.data[0].load(kRelaxed);
+  } else if (bucket.key[1].load(kRelaxed) == key) {
+    data = bucket.data[1].load(kRelaxed);
+  } else {
+    return std::nullopt;
+  }
+  if (shared_) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (bucket.version.load(kRelaxed) != version) return std::nullopt;
+  }
+  return Unpack(data);
 }
 
 void ConnectSearch::Store(uint64_t key, int work, int lower, int upper,
                           int refutation) {
-  Entry* bucket = Bucket(key);
+  Bucket& bucket = *BucketOf(key);
+  uint32_t version = 0;
+  if (shared_) {  // take the bucket: make its version odd
+    for (;;) {
+      version = bucket.version.load(kRelaxed);
+      if ((version & 1) == 0 &&
+          bucket.version.compare_exchange_weak(version, version + 1,
+                                               std::memory_order_acquire)) {
+        break;
+      }
+    }
+  }
+  WriteEntry(bucket, key, work, lower, upper, refutation);
+  if (shared_) bucket.version.store(version + 2, std::memory_order_release);
+}
+
+void ConnectSearch::WriteEntry(Bucket& bucket, uint64_t key, int work,
+                               int lower, int upper, int refutation) {
   for (int i = 0; i < 2; ++i) {
-    Entry& e = bucket[i];
-    if (e.key == key) {  // both bounds hold: keep the tighter of each
-      e.lower = static_cast<int8_t>(std::max<int>(e.lower, lower));
-      e.upper = static_cast<int8_t>(std::min<int>(e.upper, upper));
-      if (refutation != 0) e.refutation = static_cast<uint8_t>(refutation);
+    if (bucket.key[i].load(kRelaxed) == key) {
+      // Both bounds hold: keep the tighter of each.
+      const Entry e = Unpack(bucket.data[i].load(kRelaxed));
+      bucket.data[i].store(
+          Pack(std::max(e.lower, lower), std::min(e.upper, upper),
+               refutation != 0 ? refutation : e.refutation, e.work),
+          kRelaxed);
       return;
     }
   }
   // The first entry keeps the position that took the most plies to search
   // (moving its old one to the second); the second takes any other.
-  const Entry entry{key, static_cast<int8_t>(lower), static_cast<int8_t>(upper),
-                    static_cast<uint8_t>(refutation),
-                    static_cast<uint8_t>(work)};
-  if (work >= bucket[0].work) {
-    bucket[1] = bucket[0];
-    bucket[0] = entry;
+  const uint32_t data = Pack(lower, upper, refutation, work);
+  const uint32_t first = bucket.data[0].load(kRelaxed);
+  if (work >= static_cast<int>(first >> 24)) {
+    bucket.key[1].store(bucket.key[0].load(kRelaxed), kRelaxed);
+    bucket.data[1].store(first, kRelaxed);
+    bucket.key[0].store(key, kRelaxed);
+    bucket.data[0].store(data, kRelaxed);
   } else {
-    bucket[1] = entry;
+    bucket.key[1].store(key, kRelaxed);
+    bucket.data[1].store(data, kRelaxed);
   }
 }
 
@@ -470,8 +548,8 @@ int ConnectSearch::SolveScore(const Bits& b) {
                     : lo <= -1 && -1 < hi ? -1
                     : up                  ? lo
                                           : hi - 1;
-    const int r = Negamax(b, mid, mid + 1);
-    if (stopped_) return 0;
+    const int r = NullWindow(b, mid);
+    if (main_.stopped) return 0;
     if (r <= mid) {
       hi = r;
       up = false;
@@ -517,7 +595,7 @@ MoveAnalysis ConnectSearch::Analyze(
   int best_score = 0;
   for (int cell : cells) {
     const SearchResult child = Solve(Game::Play(p, cell));
-    if (stopped_) return a;  // unfinished (AnalyzeWithin)
+    if (main_.stopped) return a;  // unfinished (AnalyzeWithin)
     const MoveResult move{cell, Negate(child.value), child.remoteness + 1};
     a.moves.push_back(move);
     const int score = PolicyScore(move.value, move.remoteness);
@@ -549,7 +627,40 @@ bool ConnectSearch::ScoreAtMost(const Position& child, int bound) {
   }
   const Bits b = ToBits(child);
   if (CanWinNext(b)) return (cells_ + 1 - b.moves) / 2 <= bound;
-  return Negamax(b, bound, bound + 1) <= bound;
+  return NullWindow(b, bound) <= bound;
+}
+
+int ConnectSearch::NullWindow(const Bits& b, int bound) {
+  if (threads_ == 1 || cells_ - b.moves < kParallelEmpty) {
+    return Negamax(main_, b, bound, bound + 1);
+  }
+  // Lazy SMP: every thread searches the same window, sharing the table;
+  // the first to finish answers and stops the others.
+  alignas(64) std::atomic<bool> stop{false};
+  std::vector<Worker> helpers(threads_ - 1);
+  std::vector<int> scores(threads_ - 1);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < threads_ - 1; ++i) {
+    helpers[i].order = &orders_[1];
+    helpers[i].stop = &stop;
+    threads.emplace_back([&, i] {
+      scores[i] = Negamax(helpers[i], b, bound, bound + 1);
+      if (!helpers[i].stopped) stop.store(true);
+    });
+  }
+  main_.stop = &stop;
+  int score = Negamax(main_, b, bound, bound + 1);
+  stop.store(true);  // whichever helpers still search stop
+  for (std::thread& t : threads) t.join();
+  main_.stop = nullptr;
+  for (int i = 0; i < threads_ - 1; ++i) {
+    helper_nodes_ += helpers[i].nodes;
+    if (main_.stopped && !helpers[i].stopped) {  // a helper finished first
+      main_.stopped = false;
+      score = scores[i];
+    }
+  }
+  return score;
 }
 
 MoveAnalysis ConnectSearch::BestMove(
@@ -561,13 +672,13 @@ MoveAnalysis ConnectSearch::BestMove(
   }
   const Bits b = ToBits(p);
   const int score = SolveScore(b);
-  if (stopped_) return a;
+  if (main_.stopped) return a;
   a.result = ResultOf(score, b.moves);
   // Every child scores at least -score for its mover; the best reach it.
   const std::vector<int> cells = game_.LegalMoves(p);
   for (size_t i = 0; i < cells.size(); ++i) {
     const bool best = ScoreAtMost(Game::Play(p, cells[i]), -score);
-    if (stopped_) return a;
+    if (main_.stopped) return a;
     if (progress)
       progress(static_cast<int>(i + 1), static_cast<int>(cells.size()));
     if (best) {
@@ -587,11 +698,12 @@ std::optional<MoveAnalysis> ConnectSearch::BestMoveWithin(
 
 std::optional<MoveAnalysis> ConnectSearch::Within(
     uint64_t max_nodes, const std::function<MoveAnalysis()>& answer) {
-  node_limit_ = max_nodes > ~nodes_ ? ~uint64_t{0} : nodes_ + max_nodes;
+  main_.node_limit =
+      max_nodes > ~main_.nodes ? ~uint64_t{0} : main_.nodes + max_nodes;
   MoveAnalysis a = answer();
-  const bool stopped = stopped_;
-  node_limit_ = ~uint64_t{0};
-  stopped_ = false;
+  const bool stopped = main_.stopped;
+  main_.node_limit = ~uint64_t{0};
+  main_.stopped = false;
   if (stopped) return std::nullopt;
   return a;
 }

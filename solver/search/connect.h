@@ -41,6 +41,7 @@
 #ifndef MNK_SOLVER_SEARCH_CONNECT_H_
 #define MNK_SOLVER_SEARCH_CONNECT_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -59,6 +60,11 @@ struct ConnectSearchOptions {
   // buckets of two: 24 bits take 256 MiB. Kept between searches (its
   // bounds hold for any root).
   int table_bits = 24;
+  // Threads searching at once (Lazy SMP): each null-window search of a
+  // position with kParallelEmpty or more empty cells runs on all of them,
+  // sharing the table, and the first to finish answers. The answers do
+  // not depend on it; the positions searched do.
+  int threads = 1;
 };
 
 // One legal move and what it leads to, seen by the side to move.
@@ -82,6 +88,9 @@ class ConnectSearch {
   static constexpr int kMinTableBits = 10;
   static constexpr uint64_t kEntryBytes = 16;  // a table entry's size
   static constexpr int kMaxTableBits = 32;
+  static constexpr int kMaxThreads = 64;
+  // Searches of positions with fewer empty cells stay on one thread.
+  static constexpr int kParallelEmpty = 20;
   // The most table bits `bytes` of memory hold (at most kMaxTableBits);
   // below kMinTableBits when too little.
   static int TableBitsFor(uint64_t bytes);
@@ -121,14 +130,32 @@ class ConnectSearch {
       const Position& p, uint64_t max_nodes,
       const std::function<void(int, int)>& progress = {});
 
-  // Positions searched since the search was made.
-  uint64_t nodes() const { return nodes_; }
+  // Positions searched since the search was made, by every thread.
+  uint64_t nodes() const { return main_.nodes + helper_nodes_; }
   // Forgets every entry of the transposition table (for measurements that
   // start each search from nothing).
   void Clear();
 
  private:
-  struct Entry;
+  // What a table entry holds (ConnectSearch::Bucket in connect.cc).
+  struct Entry {
+    int lower;
+    int upper;
+    int refutation;
+    int work;
+  };
+  struct Bucket;
+  // One thread's search: its count of positions and its limit (a search
+  // that reaches it stops: each node then returns at once, storing
+  // nothing, and `stopped` says so), the flag that stops it from outside,
+  // and its order of columns for moves that score the same.
+  struct alignas(64) Worker {
+    uint64_t nodes = 0;
+    uint64_t node_limit = ~uint64_t{0};
+    bool stopped = false;
+    const std::atomic<bool>* stop = nullptr;
+    const std::vector<int>* order = nullptr;
+  };
   // A position on the search's own board: the stones of the side to move,
   // every stone, the same two of its mirror image, and the stones' number.
   struct Bits {
@@ -153,14 +180,17 @@ class ConnectSearch {
   // True when the score of `child` (any valid position, over or not) for
   // its side to move is at most `bound`: one null-window search.
   bool ScoreAtMost(const Position& child, int bound);
-  // Runs `answer` with node_limit_ set `max_nodes` ahead: nullopt when
-  // the search stopped there.
+  // Runs `answer` with the main worker's node limit `max_nodes` ahead:
+  // nullopt when the search stopped there.
   std::optional<MoveAnalysis> Within(
       uint64_t max_nodes, const std::function<MoveAnalysis()>& answer);
   // The exact score of a position where the side to move cannot win at
   // once, and where it can.
   int SolveScore(const Bits& b);
-  int Negamax(const Bits& b, int alpha, int beta);
+  int Negamax(Worker& w, const Bits& b, int alpha, int beta);
+  // Negamax on the window (bound, bound + 1), on every thread when the
+  // position is big enough.
+  int NullWindow(const Bits& b, int bound);
 
   uint64_t Playable(uint64_t mask) const { return (mask + bottom_) & board_; }
   // The empty cells where a stone of `stones` would complete k in a row.
@@ -175,9 +205,13 @@ class ConnectSearch {
   uint64_t Key(const Bits& b) const;
   // The table holds buckets of two entries: the bucket of a key, the
   // key's entry (nullptr when it has none), and bounds for a key.
-  Entry* Bucket(uint64_t key) const;
-  const Entry* Find(uint64_t key) const;
+  Bucket* BucketOf(uint64_t key) const;
+  std::optional<Entry> Find(uint64_t key) const;
   void Store(uint64_t key, int work, int lower, int upper, int refutation);
+  // Store's write, with the bucket held.
+  static void WriteEntry(Bucket& bucket, uint64_t key, int work, int lower,
+                         int upper, int refutation);
+  static Entry Unpack(uint32_t data);
   // Narrows [*lower, *upper] by the key's entry; returns its refutation as
   // a column of the position (`mirrored`: the key is its mirror's), or -1.
   int TableBounds(uint64_t key, bool mirrored, int* lower, int* upper) const;
@@ -201,24 +235,24 @@ class ConnectSearch {
   // down, right and up), directions_ of them.
   int shift_[4];
   int directions_ = 0;
-  std::vector<int> order_;        // columns, centre first
+  // Columns, centre first: the main thread's order, the helpers'.
+  std::vector<int> orders_[2];
   uint64_t mirror_bit_[64] = {};  // bit i's image in the mirror
   uint64_t column_[64] = {};      // the cells of each column
   uint64_t odd_rows_ = 0;         // rows 1, 3, ... from the bottom (row 0)
   int etc_moves_;  // transposition cutoffs are looked for before this ply
   struct Unmap {
     size_t bytes;
-    void operator()(Entry* e) const;
+    void operator()(Bucket* b) const;
   };
   // Allocated zeroed (an empty entry is all zeros), so that pages cost
   // nothing until the search reaches them.
-  std::unique_ptr<Entry[], Unmap> table_;
+  std::unique_ptr<Bucket[], Unmap> table_;
   int table_shift_;
-  uint64_t nodes_ = 0;
-  // A search that reaches node_limit_ stops: each node then returns at
-  // once, storing nothing, and stopped_ says so.
-  uint64_t node_limit_ = ~uint64_t{0};
-  bool stopped_ = false;
+  const int threads_;
+  const bool shared_;          // threads share the table: buckets are locked
+  Worker main_;                // the calling thread's search
+  uint64_t helper_nodes_ = 0;  // positions searched by the helper threads
 };
 
 }  // namespace mnk

@@ -25,6 +25,8 @@ ABSL_FLAG(std::vector<std::string>, plies,
 ABSL_FLAG(int, positions, 100, "positions per ply");
 ABSL_FLAG(int, table_bits, 24, "log2 of the transposition table's entries");
 ABSL_FLAG(bool, empty, false, "also solve the empty board");
+ABSL_FLAG(int, threads, 1,
+          "threads searching each position at once (ConnectSearchOptions)");
 ABSL_FLAG(uint64_t, seed, 1, "random seed");
 ABSL_FLAG(int, games, 0,
           "also play this many games from positions at --from_ply, the "
@@ -118,14 +120,18 @@ int Run() {
   const Game game =
       *Game::Create({absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
                      absl::GetFlag(FLAGS_k), true});
-  auto search = ConnectSearch::Create(game, {absl::GetFlag(FLAGS_table_bits)});
+  ConnectSearchOptions options;
+  options.table_bits = absl::GetFlag(FLAGS_table_bits);
+  options.threads = absl::GetFlag(FLAGS_threads);
+  auto search = ConnectSearch::Create(game, options);
   if (!search.ok()) {
     std::fprintf(stderr, "%s\n", search.status().ToString().c_str());
     return 1;
   }
   std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
-  std::printf("%s, table 2^%d entries, one thread\n",
-              game.spec().Name().c_str(), absl::GetFlag(FLAGS_table_bits));
+  std::printf("%s, table 2^%d entries, %d thread(s)\n",
+              game.spec().Name().c_str(), absl::GetFlag(FLAGS_table_bits),
+              options.threads);
   for (const std::string& text : absl::GetFlag(FLAGS_plies)) {
     const int ply = std::stoi(text);
     std::vector<double> seconds;

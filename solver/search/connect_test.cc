@@ -70,6 +70,12 @@ TEST(ConnectSearchTest, RefusesWhatItCannotPlay) {
   EXPECT_EQ(ConnectSearch::Create(c4, {8}).status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(ConnectSearch::Create(*Game::Create({8, 7, 4, true}), {10}).ok());
+  for (int threads : {0, ConnectSearch::kMaxThreads + 1}) {
+    ConnectSearchOptions options;
+    options.threads = threads;
+    EXPECT_EQ(ConnectSearch::Create(c4, options).status().code(),
+              absl::StatusCode::kInvalidArgument);
+  }
 }
 
 // Every reachable position of every gravity board up to 12 cells (k from 2
@@ -147,6 +153,38 @@ TEST(ConnectSearchTest, AgreesWithAlphaBetaOnLatePositionsOfBigBoards) {
     }
     EXPECT_GT(decided, 10) << spec.Name();
   }
+}
+
+// Threads that share the table (positions with 20 or more empty cells,
+// where they search together) give one thread's answers, also when a
+// budget stops them.
+TEST(ConnectSearchTest, TwoThreadsAnswerAsOne) {
+  const Game game = *Game::Create({7, 6, 4, true});
+  std::mt19937_64 rng(11);
+  std::unique_ptr<ConnectSearch> one = MakeSearch(game.spec(), 20);
+  ConnectSearchOptions options;
+  options.table_bits = 20;
+  options.threads = 2;
+  std::unique_ptr<ConnectSearch> two =
+      std::move(*ConnectSearch::Create(game, options));
+  int stops = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    const Position p = RandomPosition(game, 16 + trial % 6, rng);
+    stops += !two->BestMoveWithin(p, 1000).has_value();
+    const MoveAnalysis want = one->Analyze(p);
+    const MoveAnalysis best = two->BestMove(p);
+    ASSERT_EQ(best.best_move, want.best_move) << game.Format(p);
+    ASSERT_EQ(best.result.value, want.result.value) << game.Format(p);
+    ASSERT_EQ(best.result.remoteness, want.result.remoteness);
+    two->Clear();
+    const MoveAnalysis got = two->Analyze(p);
+    ASSERT_EQ(got.best_move, want.best_move) << game.Format(p);
+    for (size_t i = 0; i < want.moves.size(); ++i) {
+      ASSERT_EQ(got.moves[i].value, want.moves[i].value) << game.Format(p);
+      ASSERT_EQ(got.moves[i].remoteness, want.moves[i].remoteness);
+    }
+  }
+  EXPECT_GE(stops, 5);  // the budget did stop searches on two threads
 }
 
 // A search stopped by its budget leaves only sound entries behind: the
