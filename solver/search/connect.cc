@@ -7,6 +7,7 @@
 #include <cassert>
 #include <cstring>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "absl/numeric/bits.h"
@@ -58,8 +59,8 @@ class MoveList {
 //                upper bound (two's complement), byte 2 1 + the column of
 //                the move that last refuted a window there (0: none; a
 //                column of the key's orientation, the mirror's when the
-//                mirror has the smaller key), byte 3 the work of its
-//                search (Work)
+//                mirror has the smaller key), byte 3 the empty cells
+//                when stored (how deep its search went)
 //   bytes 24-27  version
 // Atomics accessed relaxed: plain loads and stores on x86.
 struct ConnectSearch::Bucket {
@@ -540,7 +541,8 @@ void ConnectSearch::StaticBounds(const Bits& b, int* lower, int* upper) const {
 int ConnectSearch::SolveScore(const Bits& b) {
   if (CanWinNext(b)) return (cells_ + 1 - b.moves) / 2;
   // Null windows: first the value (is it a win? a loss?), which prunes
-  // the most, then bisection of the score within it.
+  // the most, then the score, each window at the bound the last one
+  // returned (fail-soft bounds are often the score itself).
   int lo = -(cells_ - b.moves) / 2, hi = (cells_ + 1 - b.moves) / 2;
   bool up = true;
   while (lo < hi) {
@@ -643,17 +645,21 @@ int ConnectSearch::NullWindow(const Bits& b, int bound) {
   for (int i = 0; i < threads_ - 1; ++i) {
     helpers[i].order = &orders_[1];
     helpers[i].stop = &stop;
-    threads.emplace_back([&, i] {
-      scores[i] = Negamax(helpers[i], b, bound, bound + 1);
-      if (!helpers[i].stopped) stop.store(true);
-    });
+    try {
+      threads.emplace_back([&, i] {
+        scores[i] = Negamax(helpers[i], b, bound, bound + 1);
+        if (!helpers[i].stopped) stop.store(true);
+      });
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: search with those started
+    }
   }
   main_.stop = &stop;
   int score = Negamax(main_, b, bound, bound + 1);
   stop.store(true);  // whichever helpers still search stop
   for (std::thread& t : threads) t.join();
   main_.stop = nullptr;
-  for (int i = 0; i < threads_ - 1; ++i) {
+  for (size_t i = 0; i < threads.size(); ++i) {
     helper_nodes_ += helpers[i].nodes;
     if (main_.stopped && !helpers[i].stopped) {  // a helper finished first
       main_.stopped = false;

@@ -3,14 +3,15 @@
 // no table, and the oracle of the big-board checks. Built as the fastest
 // public Connect Four solvers are (Pons' connect4, Steininger's c4):
 // bitboards, negamax with alpha-beta on null windows (first the value, then
-// bisection to the exact score), a transposition table of bounds in
-// two-entry buckets where a position and its mirror image share an entry,
-// immediate wins and forced replies settled before searching (a move that
-// leaves the opponent no safe reply ends a node's search; a node with one
-// safe move plays it without a table entry), bounds from the lines each
-// side can still make and from claimeven, transposition cutoffs, moves
-// ordered by the table's refutation, then the threats they make (ties to
-// those right above a playable cell). docs/connect-four.md has its figures.
+// the exact score), optionally on several threads that share the table
+// (Lazy SMP), a transposition table of bounds in two-entry buckets where a
+// position and its mirror image share an entry, immediate wins and forced
+// replies settled before searching (a move that leaves the opponent no safe
+// reply ends a node's search; a node with one safe move plays it without a
+// table entry), bounds from the lines each side can still make and from
+// claimeven, transposition cutoffs, moves ordered by the table's refutation,
+// then the threats they make (ties to those right above a playable cell).
+// docs/connect-four.md has its figures.
 //
 //   absl::StatusOr<std::unique_ptr<mnk::ConnectSearch>> search =
 //       mnk::ConnectSearch::Create(game, {/*table_bits=*/24});
