@@ -15,11 +15,10 @@
 #include "solver/game/policy.h"
 
 namespace mnk {
-namespace {
 
 // The moves of one node, best first: by score (higher first), ties in the
 // order they were added.
-class MoveList {
+class ConnectSearch::MoveList {
  public:
   void Add(uint64_t move, int score) {
     int i = size_++;
@@ -46,6 +45,22 @@ class MoveList {
   Scored moves_[64];
   int size_ = 0;
 };
+
+namespace {
+
+// Narrows the window (*alpha, *beta) to [lower, upper]: the score that
+// ends the search when nothing is left of it.
+std::optional<int> Narrow(int lower, int upper, int* alpha, int* beta) {
+  if (*alpha < lower) {
+    *alpha = lower;
+    if (*alpha >= *beta) return *alpha;
+  }
+  if (*beta > upper) {
+    *beta = upper;
+    if (*alpha >= *beta) return *beta;
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -307,11 +322,7 @@ uint64_t ConnectSearch::Key(const Bits& b) const {
 int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   assert(alpha < beta);
   assert(!CanWinNext(b));
-  if (w.nodes >= w.node_limit ||
-      (w.stop != nullptr && w.stop->load(std::memory_order_relaxed))) {
-    w.stopped = true;
-    return 0;
-  }
+  if (Stopping(w)) return 0;
   ++w.nodes;
   const uint64_t key = Key(b);
   __builtin_prefetch(BucketOf(key));
@@ -329,26 +340,12 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   int lower = -(cells_ - 2 - b.moves) / 2;
   int upper = (cells_ - 1 - b.moves) / 2;
   StaticBounds(b, &lower, &upper);
-  if (alpha < lower) {
-    alpha = lower;
-    if (alpha >= beta) return alpha;
-  }
-  if (beta > upper) {
-    beta = upper;
-    if (alpha >= beta) return beta;
+  if (const std::optional<int> cut = Narrow(lower, upper, &alpha, &beta)) {
+    return *cut;
   }
   MoveList moves;
-  for (int column : *w.order) {
-    const uint64_t move = safe & column_[column];
-    if (move == 0) continue;
-    const uint64_t mask = b.mask | move;
-    const uint64_t threats = WinningCells(b.mover | move, mask);
-    // A move that leaves the opponent nothing safe wins on the next stone
-    // but one: the best score still possible here.
-    if (SafeMoves(mask, threats) == 0) return (cells_ - 1 - b.moves) / 2;
-    moves.Add(move, MoveScore(mask, threats));
-    // The child will read its entry first thing: start the read now.
-    __builtin_prefetch(BucketOf(Key(Child(b, move))));
+  if (const std::optional<int> win = ListMoves(w, b, safe, &moves)) {
+    return *win;
   }
   // No move wins that soon: the soonest win is two plies later.
   upper = std::min(upper, (cells_ - 3 - b.moves) / 2);
@@ -356,13 +353,8 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   const bool mirrored = key != b.mover + b.mask + bottom_;
   const int first = TableBounds(key, mirrored, &lower, &upper);
   if (first >= 0) moves.Promote(safe & column_[first]);
-  if (alpha < lower) {
-    alpha = lower;
-    if (alpha >= beta) return alpha;
-  }
-  if (beta > upper) {
-    beta = upper;
-    if (alpha >= beta) return beta;
+  if (const std::optional<int> cut = Narrow(lower, upper, &alpha, &beta)) {
+    return *cut;
   }
   // The children's entries are on their way (prefetched above).
   if (b.moves < etc_moves_) {
@@ -387,6 +379,24 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   // alpha inside the window (then it is exact).
   Store(key, work, alpha > alpha0 ? alpha : lower, std::min(upper, alpha), 0);
   return alpha;
+}
+
+inline std::optional<int> ConnectSearch::ListMoves(const Worker& w,
+                                                   const Bits& b, uint64_t safe,
+                                                   MoveList* moves) const {
+  for (int column : *w.order) {
+    const uint64_t move = safe & column_[column];
+    if (move == 0) continue;
+    const uint64_t mask = b.mask | move;
+    const uint64_t threats = WinningCells(b.mover | move, mask);
+    // A move that leaves the opponent nothing safe wins on the next stone
+    // but one: the best score still possible here.
+    if (SafeMoves(mask, threats) == 0) return (cells_ - 1 - b.moves) / 2;
+    moves->Add(move, MoveScore(mask, threats));
+    // The child will read its entry first thing: start the read now.
+    __builtin_prefetch(BucketOf(Key(Child(b, move))));
+  }
+  return std::nullopt;
 }
 
 int ConnectSearch::TableBounds(uint64_t key, bool mirrored, int* lower,

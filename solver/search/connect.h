@@ -189,6 +189,19 @@ class ConnectSearch {
   // once, and where it can.
   int SolveScore(const Bits& b);
   int Negamax(Worker& w, const Bits& b, int alpha, int beta);
+  // True (and w.stopped set) once w has reached its limit or is told to
+  // stop: its nodes then return at once, storing nothing.
+  static bool Stopping(Worker& w) {
+    w.stopped = w.stopped || w.nodes >= w.node_limit ||
+                (w.stop != nullptr && w.stop->load(std::memory_order_relaxed));
+    return w.stopped;
+  }
+  class MoveList;
+  // Lists the `safe` moves of b, scored for ordering (prefetching each
+  // child's entry); the score of a move that leaves the opponent no safe
+  // reply instead, when there is one (the best score still possible).
+  std::optional<int> ListMoves(const Worker& w, const Bits& b, uint64_t safe,
+                               MoveList* moves) const;
   // Negamax on the window (bound, bound + 1), on every thread when the
   // position is big enough.
   int NullWindow(const Bits& b, int bound);
