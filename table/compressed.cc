@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "solver/index/layer_walker.h"
+#include "solver/parallel/parallel.h"
 
 namespace mnk {
 
@@ -27,8 +28,17 @@ std::vector<RunEncoder> CompressedLayerBuilder::Encoders(const Game& game,
   return encoders;
 }
 
+void CompressedLayerBuilder::Reset(uint64_t entries) {
+  for (std::vector<uint8_t>* kind : {&values_, &moves_, &plies_}) {
+    if (kind == &plies_ && !remoteness_) break;
+    kind->clear();  // nothing to copy when the memory grows
+    ReserveHugePages(*kind, entries);
+    kind->assign(entries, kDontCare);
+  }
+}
+
 std::vector<std::string> CompressedLayerBuilder::Encode() const {
-  std::vector<RunEncoder> encoders = Encoders(game_, !plies_.empty());
+  std::vector<RunEncoder> encoders = Encoders(game_, remoteness_);
   // The sections are independent: each on a thread of its own.
   const std::vector<uint8_t>* kinds[3] = {&values_, &moves_, &plies_};
   std::vector<std::string> sections(encoders.size());

@@ -57,13 +57,17 @@ class CompressedLayerBuilder {
         width_(game.width()),
         values_(entries, kDontCare),
         moves_(entries, kDontCare),
-        plies_(remoteness ? entries : 0, kDontCare) {}
+        plies_(remoteness ? entries : 0, kDontCare),
+        remoteness_(remoteness) {}
+  // Starts over with `entries` entries, none stored (the memory of the
+  // last layer is reused).
+  void Reset(uint64_t entries);
   // A stored position (reachable, not over, canonical) at entry e of the
   // layer. Thread-safe for distinct entries.
   void Set(uint64_t e, Value value, int remoteness, int best_move) {
     values_[e] = static_cast<uint8_t>(static_cast<int>(value) - 1);
     moves_[e] = static_cast<uint8_t>(gravity_ ? best_move % width_ : best_move);
-    if (!plies_.empty()) plies_[e] = static_cast<uint8_t>(remoteness);
+    if (remoteness_) plies_[e] = static_cast<uint8_t>(remoteness);
   }
   // The layer's value, move and (when kept) remoteness sections.
   std::vector<std::string> Encode() const;
@@ -74,7 +78,7 @@ class CompressedLayerBuilder {
   static std::vector<RunEncoder> Encoders(const Game& game, bool remoteness);
 
   // Bytes an entry takes in Slice(): 3 with remoteness, else 2.
-  int slice_bytes() const { return plies_.empty() ? 2 : 3; }
+  int slice_bytes() const { return remoteness_ ? 3 : 2; }
   // The symbols of entries [begin, begin + count): all their values, then
   // their moves, then their remoteness (a solver's tier on disk).
   std::string Slice(uint64_t begin, uint64_t count) const;
@@ -84,6 +88,7 @@ class CompressedLayerBuilder {
   bool gravity_;
   int width_;
   std::vector<uint8_t> values_, moves_, plies_;
+  bool remoteness_;
 };
 
 // The file's section order (values of every even layer, then moves, then

@@ -1,6 +1,7 @@
 #include "solver/index/index.h"
 
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "absl/numeric/bits.h"
@@ -118,6 +119,51 @@ TEST(LayerWalkerTest, WalksAnyRangeOfIndices) {
         }
         EXPECT_EQ(expected, index.layer_offset(stones + 1))
             << spec.Name() << " layer " << stones << " step " << step;
+      }
+    }
+  }
+}
+
+// Walking only the indices whose bit is set, over any range, visits exactly
+// those, in order, each with its position and children: dense and sparse
+// bits, runs of empty words, gaps inside a shape and across shapes.
+TEST(LayerWalkerTest, WalksOnlyTheReachedIndices) {
+  std::mt19937_64 random(20261124);
+  for (const GameSpec& spec : {GameSpec{4, 3, 3}, GameSpec{3, 4, 3, true}}) {
+    const Game game = *Game::Create(spec);
+    const PositionIndex index(game);
+    for (int stones = 0; stones < game.cells(); ++stones) {
+      const uint64_t size = index.layer_size(stones);
+      for (const uint64_t one_in : {1, 2, 50, 1000}) {
+        std::vector<uint64_t> bits((size + 63) / 64 + 1, 0);
+        std::vector<uint64_t> expected;
+        for (uint64_t j = 0; j < size; ++j) {
+          if (random() % one_in == 0) {
+            bits[j / 64] |= uint64_t{1} << (j % 64);
+            expected.push_back(index.layer_offset(stones) + j);
+          }
+        }
+        for (uint64_t step : {uint64_t{1}, uint64_t{37}, uint64_t{200}, size}) {
+          std::vector<uint64_t> visited;
+          for (uint64_t begin = 0; begin < size; begin += step) {
+            LayerWalker walker(game, index, stones);
+            walker.WalkReached(begin, std::min(size, begin + step), bits.data(),
+                               [&](uint64_t i, const Position& p) {
+                                 visited.push_back(i);
+                                 ASSERT_EQ(index.At(i), p);
+                                 walker.PrepareChildren();
+                                 for (Mask s = walker.legal(); s != 0;
+                                      s &= s - 1) {
+                                   const int cell = absl::countr_zero(s);
+                                   ASSERT_EQ(walker.Child(cell),
+                                             index.Index(Game::Play(p, cell)));
+                                 }
+                               });
+          }
+          EXPECT_EQ(visited, expected)
+              << spec.Name() << " layer " << stones << " one in " << one_in
+              << " step " << step;
+        }
       }
     }
   }

@@ -84,19 +84,60 @@ class LayerWalker {
       const uint64_t stop = std::min<uint64_t>(patterns_, r + left);
       left -= stop - r;
       for (; r < stop; ++r, ++global) {
-        slots_ = slots;
-        Position p;
-        for (Mask b = slots; b != 0; b &= b - 1) {
-          p.o |= cell_bit_[absl::countr_zero(b)];
-        }
-        p.x = occupied & ~p.o;
-        visit(global, p);
+        visit(global, PositionOf(slots));
         if (r + 1 < stop) slots = PositionIndex::NextCombination(slots);
       }
       if (left == 0) break;
       r = 0;
       occupied = index_.NextShape(occupied);
     }
+  }
+
+  // The same over the layer's indices [begin, end) whose bit is set in
+  // `reached` (bit j % 64 of word j / 64 for the layer's index j): the
+  // others are skipped a 64-bit word at a time, so that an unreachable
+  // index costs next to nothing. A short gap is stepped over, a long one
+  // jumped by unranking.
+  template <typename Visit>
+  void WalkReached(uint64_t begin, uint64_t end, const uint64_t* reached,
+                   Visit&& visit) {
+    constexpr uint64_t kMaxSteps = 16;  // a step costs ~1/16 of an unrank
+    uint64_t j = NextReached(reached, begin, end);
+    if (j == end) return;
+    uint64_t shape = j / patterns_;
+    uint64_t r = j % patterns_;
+    PrepareShape(index_.Shape(stones_, shape));
+    Mask slots = PositionIndex::UnrankPattern(stones_, r);
+    const uint64_t offset = index_.layer_offset(stones_);
+    for (;;) {
+      visit(offset + j, PositionOf(slots));
+      j = NextReached(reached, j + 1, end);
+      if (j == end) return;
+      const uint64_t next = j % patterns_;
+      if (j / patterns_ != shape) {
+        shape = j / patterns_;
+        PrepareShape(index_.Shape(stones_, shape));
+        slots = PositionIndex::UnrankPattern(stones_, next);
+      } else if (next - r <= kMaxSteps) {
+        for (; r < next; ++r) slots = PositionIndex::NextCombination(slots);
+      } else {
+        slots = PositionIndex::UnrankPattern(stones_, next);
+      }
+      r = next;
+    }
+  }
+
+  // The first j in [from, end) with bit j set, or `end`.
+  static uint64_t NextReached(const uint64_t* bits, uint64_t from,
+                              uint64_t end) {
+    if (from >= end) return end;
+    uint64_t w = from >> 6;
+    uint64_t word = bits[w] & (~uint64_t{0} << (from & 63));
+    while (word == 0) {
+      if (++w << 6 >= end) return end;
+      word = bits[w];
+    }
+    return std::min(end, (w << 6) + absl::countr_zero(word));
   }
 
   // The cells a move can go to from the current shape (ignoring whether the
@@ -136,7 +177,20 @@ class LayerWalker {
   }
 
  private:
+  // The position of the current shape whose O slots are `slots`, made the
+  // current one.
+  Position PositionOf(Mask slots) {
+    slots_ = slots;
+    Position p;
+    for (Mask b = slots; b != 0; b &= b - 1) {
+      p.o |= cell_bit_[absl::countr_zero(b)];
+    }
+    p.x = occupied_ & ~p.o;
+    return p;
+  }
+
   void PrepareShape(Mask occupied) {
+    occupied_ = occupied;
     legal_ = game_.Playable(occupied);
     // Occupied cells c_0 < c_1 < ...: low[j] sums C(c_i, i + 1) for i < j,
     // high[j] sums C(c_i, i + 2) for i >= j (their slot moves up by one).
@@ -175,6 +229,7 @@ class LayerWalker {
   const uint64_t patterns_;
   const uint64_t child_patterns_;
   const uint64_t child_offset_;
+  Mask occupied_ = 0;
   Mask legal_ = 0;
   Mask slots_ = 0;
   Mask cell_bit_[kMaxCells];

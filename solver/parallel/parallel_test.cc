@@ -1,7 +1,9 @@
 #include "solver/parallel/parallel.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -29,6 +31,28 @@ TEST(ParallelChunksTest, CoversEveryItemOnceOnEveryWorker) {
       }
     }
   }
+}
+
+// Each worker starts on a stretch of its own: worker 1 of 2 on the second
+// half (worker 0 holds its first chunk until worker 1 has claimed one).
+TEST(ParallelChunksTest, WorkersStartFarApart) {
+  std::atomic<int64_t> first_of_worker1{-1};
+  std::atomic<int64_t> first_of_worker0{-1};
+  ParallelChunks(1000, 10, 2, [&](uint64_t begin, uint64_t, int worker) {
+    if (worker == 1) {
+      int64_t none = -1;
+      first_of_worker1.compare_exchange_strong(none, begin);
+      return;
+    }
+    int64_t none = -1;
+    if (first_of_worker0.compare_exchange_strong(none, begin)) {
+      for (int i = 0; i < 10000 && first_of_worker1.load() < 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }
+  });
+  EXPECT_EQ(first_of_worker0.load(), 0);
+  EXPECT_EQ(first_of_worker1.load(), 500);
 }
 
 TEST(ParallelChunksTest, OneChunkRunsOnTheCallingThread) {

@@ -218,17 +218,24 @@ struct TieredChildren {
   }
 };
 
+uint64_t WidestLayer(const PositionIndex& index) {
+  uint64_t widest = 0;
+  for (int l = 0; l <= index.cells(); ++l) {
+    widest = std::max(widest, index.layer_size(l));
+  }
+  return widest;
+}
+
 // What a layout keeps of a solved position besides its layer byte (`byte`,
 // drawn at the top of this file) and `move`, its best move (kNoMove when
-// over): SolveIndices calls Unreachable(i) or Solved(i, p, byte, move) for
-// every index i of its range.
+// over): SolveIndices calls Solved(i, p, byte, move) for every reachable
+// index i of its range (the others keep what they were given: records and
+// bytes 0, moves kNoMove).
 struct KeepNothing {  // compact tables, compressed odd layers
-  void Unreachable(uint64_t) const {}
   void Solved(uint64_t, const Position&, uint8_t, int) const {}
 };
 struct KeepRecords {  // full tables in memory: every index's record
   RecordArrays* records;
-  void Unreachable(uint64_t i) const { records->SetDetails(i, 0, kNoMove); }
   void Solved(uint64_t i, const Position&, uint8_t byte, int move) const {
     records->SetDetails(i, byte, move);
   }
@@ -236,7 +243,6 @@ struct KeepRecords {  // full tables in memory: every index's record
 struct KeepMoves {  // full tables in a work dir: the tier's best moves
   uint8_t* moves;   // of index base onwards, preset to kNoMove
   uint64_t base;
-  void Unreachable(uint64_t) const {}
   void Solved(uint64_t i, const Position&, uint8_t, int move) const {
     moves[i - base] = static_cast<uint8_t>(move);
   }
@@ -245,7 +251,6 @@ struct KeepSymbols {  // compressed even layers: canonical positions not over
   const Game* game;
   CompressedLayerBuilder* symbols;  // of index base onwards
   uint64_t base;
-  void Unreachable(uint64_t) const {}
   void Solved(uint64_t i, const Position& p, uint8_t byte, int move) const {
     if (move != kNoMove && game->IsCanonical(p)) {
       symbols->Set(i - base, static_cast<Value>(byte >> kRemotenessBits),
@@ -308,10 +313,10 @@ class LayeredSolver {
           continue;
         }
       }
+      ReserveHugePages(reached_[next], Words(next));
       reached_[next].assign(Words(next), 0);
       const uint64_t* const bits = reached_[stones].data();
       uint64_t* const next_bits = reached_[next].data();
-      const uint64_t offset = index_.layer_offset(stones);
       const uint64_t next_offset = index_.layer_offset(next);
       const int tiers = Tiers(stones);
       for (int t = 0; t < tiers; ++t) {
@@ -319,15 +324,14 @@ class LayeredSolver {
         progress_.SetTier(t + 1, tiers);
         const Range r = Tier(stones, t);
         ForIndices(
-            stones, r.begin, r.end,
-            [&](LayerWalker& walker, uint64_t i, const Position& p, Counts&) {
-              if (!IsReached(bits, i - offset) || game_.IsTerminal(p)) return;
+            stones, r.begin, r.end, bits,
+            [&](LayerWalker& walker, uint64_t, const Position& p, Counts&) {
+              if (game_.IsTerminal(p)) return;
               walker.PrepareChildren();
               for (Mask s = walker.legal(); s != 0; s &= s - 1) {
                 const uint64_t j =
                     walker.Child(absl::countr_zero(s)) - next_offset;
-                __atomic_fetch_or(&next_bits[j >> 6], uint64_t{1} << (j & 63),
-                                  __ATOMIC_RELAXED);
+                SetReached(&next_bits[j >> 6], uint64_t{1} << (j & 63));
               }
             });
       }
@@ -371,10 +375,19 @@ class LayeredSolver {
   absl::Status SolveLayerInMemory(int stones, const uint64_t* reach) {
     progress_.SetTier(1, 1);  // the whole layer at once
     const uint64_t offset = index_.layer_offset(stones);
-    std::vector<uint8_t> layer(index_.layer_size(stones), 0);
-    std::optional<CompressedLayerBuilder> builder;
+    // The buffers of the layers two above, reused: their pages are mapped
+    // already (a fresh page costs a fault and a clearing), and the first is
+    // as large as the widest layer, so none is ever moved.
+    std::vector<uint8_t> layer = std::move(spare_layer_);
+    ReserveHugePages(layer, widest_layer_);
+    layer.assign(index_.layer_size(stones), 0);
+    CompressedLayerBuilder* builder = nullptr;
     if (KeepsSymbols(stones)) {
-      builder.emplace(game_, layer.size(), table_layout_.has_remoteness());
+      if (!builder_.has_value()) {
+        builder_.emplace(game_, 0, table_layout_.has_remoteness());
+      }
+      builder = &*builder_;
+      builder->Reset(layer.size());
     }
     const auto solve = [&](auto keep) {
       return SolveIndices(stones, 0, index_.layer_size(stones), reach,
@@ -382,16 +395,16 @@ class LayeredSolver {
                           layer.data(), offset, keep);
     };
     const Counts counts =
-        Keeps(Layout::kFull)  ? solve(KeepRecords{&solution_.records})
-        : builder.has_value() ? solve(KeepSymbols{&game_, &*builder, offset})
-                              : solve(KeepNothing{});
+        Keeps(Layout::kFull) ? solve(KeepRecords{&solution_.records})
+        : builder != nullptr ? solve(KeepSymbols{&game_, builder, offset})
+                             : solve(KeepNothing{});
     AddCounts(stones, counts);
     StoreValues(stones, layer.data(), 0, layer.size());
-    if (builder.has_value()) {
+    if (builder != nullptr) {
       layers_[stones / 2] = builder->Encode();
-      builder.reset();
       if (stones == 0) solution_.sections = ArrangeSections(std::move(layers_));
     }
+    spare_layer_ = std::move(child_layer_);
     child_layer_ = std::move(layer);
     child_offset_ = offset;
     return absl::OkStatus();
@@ -621,22 +634,18 @@ class LayeredSolver {
   Counts SolveIndices(int stones, uint64_t begin, uint64_t end,
                       const uint64_t* reach, const Children& children,
                       uint8_t* bytes, uint64_t base, Keep keep) {
-    const uint64_t offset = index_.layer_offset(stones);
     // Copies: byte stores could alias the members, which would then be
     // reloaded for every position.
     return ForIndices(
-        stones, begin, end,
-        [&, children, bytes, base, offset, reach, keep, game = &game_](
+        stones, begin, end, reach,
+        [&, children, bytes, base, reach, keep, game = &game_](
             LayerWalker& walker, uint64_t i, const Position& p, Counts& c) {
           std::optional<Value> end;
-          const bool reachable =
-              reach != nullptr ? IsReached(reach, i - offset)
-                               : game->CheckLines(p, &end) == Illegal::kLegal;
-          if (!reachable) {
-            keep.Unreachable(i);
+          if (reach != nullptr) {
+            end = game->Primitive(p);
+          } else if (game->CheckLines(p, &end) != Illegal::kLegal) {
             return;
           }
-          if (reach != nullptr) end = game->Primitive(p);
           int move = kNoMove;
           const uint8_t byte =
               SolvePosition(walker, p, end, children, c, &move);
@@ -707,15 +716,22 @@ class LayeredSolver {
     return absl::AbortedError("another process of the solve stopped");
   }
 
-  static bool IsReached(const uint64_t* bits, uint64_t j) {
-    return bits[j >> 6] >> (j & 63) & 1;
+  // Sets `bit` of *word, which other threads may be setting bits of too:
+  // read first, as most children are reached from several parents and a
+  // locked write costs much more than a read.
+  static void SetReached(uint64_t* word, uint64_t bit) {
+    if ((__atomic_load_n(word, __ATOMIC_RELAXED) & bit) == 0) {
+      __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+    }
   }
 
   // Runs visit(walker, index, position, counts) over every position of
-  // indices [begin, end) of a layer (counted from its first), in chunks
-  // shared out among the threads.
+  // indices [begin, end) of a layer (counted from its first), or with
+  // `reached` only over those whose bit is set there (LayerWalker::
+  // WalkReached), in chunks shared out among the threads.
   template <typename Visit>
-  Counts ForIndices(int stones, uint64_t begin, uint64_t end, Visit&& visit) {
+  Counts ForIndices(int stones, uint64_t begin, uint64_t end,
+                    const uint64_t* reached, Visit&& visit) {
     // 64K positions a chunk; small ranges run on the calling thread.
     constexpr uint64_t kChunk = uint64_t{1} << 16;
     std::vector<Counts> counts(threads_);
@@ -723,13 +739,19 @@ class LayeredSolver {
                    [&](uint64_t from, uint64_t to, int worker) {
                      LayerWalker walker(game_, index_, stones);
                      Counts& mine = counts[worker];
-                     walker.WalkIndices(begin + from, begin + to,
-                                        [&](uint64_t i, const Position& p) {
-                                          visit(walker, i, p, mine);
-                                        });
+                     uint64_t visits = 0;
+                     const auto one = [&](uint64_t i, const Position& p) {
+                       ++visits;
+                       visit(walker, i, p, mine);
+                     };
+                     if (reached != nullptr) {
+                       walker.WalkReached(begin + from, begin + to, reached,
+                                          one);
+                     } else {
+                       walker.WalkIndices(begin + from, begin + to, one);
+                     }
                      progress_.Add(to - from);
-                     index_visits_.fetch_add(to - from,
-                                             std::memory_order_relaxed);
+                     index_visits_.fetch_add(visits, std::memory_order_relaxed);
                    });
     Counts total;
     for (const Counts& c : counts) total.Add(c);
@@ -842,6 +864,10 @@ class LayeredSolver {
   // Forward pass: one bit an index, a vector a layer.
   std::vector<std::vector<uint64_t>> reached_;
   std::vector<uint8_t> child_layer_;  // bytes of the layer below
+  std::vector<uint8_t> spare_layer_;  // a buffer for the next layer
+  // The compressed symbols of an even layer (in memory), its memory reused.
+  std::optional<CompressedLayerBuilder> builder_;
+  const uint64_t widest_layer_ = WidestLayer(index_);
   // With a work dir: the tiers of the layer below that the tier being solved
   // reads (their bytes), and pointers to them (null: not loaded).
   std::vector<std::string> child_tiers_;

@@ -108,9 +108,10 @@ struct SolveStats {
   // Tiers this process solved, took from the work dir, and found damaged
   // there (so solved again).
   uint64_t tiers_solved = 0, tiers_loaded = 0, tiers_redone = 0;
-  // Indices this process walked, reachable or not, in the forward pass and
-  // the solve (what a solve's time follows: an unreachable index costs
-  // nearly as much as a reachable one).
+  // Indices this process stopped at in the forward pass and the solve: with
+  // gravity only the reachable ones (the others are skipped a word of
+  // reachable bits at a time), without gravity every index (a local test
+  // decides which are reachable).
   uint64_t index_visits = 0;
 };
 
@@ -121,8 +122,7 @@ struct Solution {
       : game(g),
         index(g),
         layout(layout),
-        records(keep && layout.layout() == Layout::kFull ? index.size() : 0,
-                /*initialize=*/false),
+        records(keep && layout.layout() == Layout::kFull ? index.size() : 0),
         compact(keep && layout.layout() == Layout::kCompact
                     ? CompactLayout(index).bytes()
                     : 0,
