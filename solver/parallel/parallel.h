@@ -35,7 +35,8 @@ template <typename Work>
 void ParallelChunks(uint64_t count, uint64_t chunk, int threads, Work&& work) {
   chunk = std::max<uint64_t>(chunk, 1);
   const uint64_t chunks = (count + chunk - 1) / chunk;
-  threads = static_cast<int>(std::clamp<uint64_t>(chunks, 1, threads));
+  threads = static_cast<int>(std::clamp<uint64_t>(
+      chunks, 1, static_cast<uint64_t>(std::max(threads, 1))));
   struct alignas(64) Stretch {
     std::atomic<uint64_t> next;  // the stretch's next chunk
     uint64_t end;                // its end (a chunk number)

@@ -55,6 +55,16 @@ TEST(ParallelChunksTest, WorkersStartFarApart) {
   EXPECT_EQ(first_of_worker1.load(), 500);
 }
 
+// No worker asked for: the calling thread does it all.
+TEST(ParallelChunksTest, ZeroThreadsRunOnTheCallingThread) {
+  uint64_t covered = 0;
+  ParallelChunks(100, 7, 0, [&](uint64_t begin, uint64_t end, int worker) {
+    EXPECT_EQ(worker, 0);
+    covered += end - begin;
+  });
+  EXPECT_EQ(covered, 100u);
+}
+
 TEST(ParallelChunksTest, OneChunkRunsOnTheCallingThread) {
   int calls = 0, worker_seen = -1;
   ParallelChunks(5, 10, 4, [&](uint64_t begin, uint64_t end, int worker) {
