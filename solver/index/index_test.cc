@@ -92,6 +92,18 @@ TEST(LayerWalkerTest, ChildIndicesMatchTheRanking) {
   }
 }
 
+// The walker stands at index i, position p: they agree, and so do p's
+// children's indices, O(1) and ranked.
+void ExpectWalkerAt(const PositionIndex& index, LayerWalker& walker, uint64_t i,
+                    const Position& p) {
+  ASSERT_EQ(index.At(i), p);
+  walker.PrepareChildren();
+  for (Mask s = walker.legal(); s != 0; s &= s - 1) {
+    const int cell = absl::countr_zero(s);
+    ASSERT_EQ(walker.Child(cell), index.Index(Game::Play(p, cell)));
+  }
+}
+
 // Walking any range of a layer's indices, starting and ending inside
 // shapes, visits exactly those indices, each with its position and children.
 TEST(LayerWalkerTest, WalksAnyRangeOfIndices) {
@@ -107,14 +119,7 @@ TEST(LayerWalkerTest, WalksAnyRangeOfIndices) {
           walker.WalkIndices(begin, std::min(size, begin + step),
                              [&](uint64_t i, const Position& p) {
                                ASSERT_EQ(i, expected++);
-                               ASSERT_EQ(index.At(i), p);
-                               walker.PrepareChildren();
-                               for (uint32_t s = walker.legal(); s != 0;
-                                    s &= s - 1) {
-                                 const int cell = absl::countr_zero(s);
-                                 ASSERT_EQ(walker.Child(cell),
-                                           index.Index(Game::Play(p, cell)));
-                               }
+                               ExpectWalkerAt(index, walker, i, p);
                              });
         }
         EXPECT_EQ(expected, index.layer_offset(stones + 1))
@@ -150,14 +155,7 @@ TEST(LayerWalkerTest, WalksOnlyTheReachedIndices) {
             walker.WalkReached(begin, std::min(size, begin + step), bits.data(),
                                [&](uint64_t i, const Position& p) {
                                  visited.push_back(i);
-                                 ASSERT_EQ(index.At(i), p);
-                                 walker.PrepareChildren();
-                                 for (Mask s = walker.legal(); s != 0;
-                                      s &= s - 1) {
-                                   const int cell = absl::countr_zero(s);
-                                   ASSERT_EQ(walker.Child(cell),
-                                             index.Index(Game::Play(p, cell)));
-                                 }
+                                 ExpectWalkerAt(index, walker, i, p);
                                });
           }
           EXPECT_EQ(visited, expected)

@@ -334,11 +334,7 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
     // One move: nothing to choose, nothing worth a table entry.
     return -Negamax(w, Child(b, safe), -beta, -alpha);
   }
-  // The opponent cannot win before its second stone from here, nor the
-  // side to move before its second; the lines still open may say more,
-  // and so may the table.
-  int lower = -(cells_ - 2 - b.moves) / 2;
-  int upper = (cells_ - 1 - b.moves) / 2;
+  int lower, upper;  // the table may narrow them further
   StaticBounds(b, &lower, &upper);
   if (const std::optional<int> cut = Narrow(lower, upper, &alpha, &beta)) {
     return *cut;
@@ -531,6 +527,10 @@ bool ConnectSearch::HasLine(uint64_t stones) const {
 }
 
 void ConnectSearch::StaticBounds(const Bits& b, int* lower, int* upper) const {
+  // The opponent cannot win before its second stone from here, nor the
+  // side to move before its second.
+  *lower = -(cells_ - 2 - b.moves) / 2;
+  *upper = (cells_ - 1 - b.moves) / 2;
   const uint64_t empty = board_ & ~b.mask;
   const uint64_t opponent = b.mover ^ b.mask;
   // A player whose stones and every empty cell hold no line cannot win.

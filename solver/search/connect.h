@@ -238,7 +238,9 @@ class ConnectSearch {
   int MoveScore(uint64_t mask, uint64_t threats) const;
   // True when `stones` hold k in a row.
   bool HasLine(uint64_t stones) const;
-  // Narrows [*lower, *upper] by the lines each player can still make.
+  // The score's bounds at a node with no win on the next two plies (the
+  // caller's checks): the soonest wins, narrowed by the lines each player
+  // can still make.
   void StaticBounds(const Bits& b, int* lower, int* upper) const;
 
   const Game game_;
