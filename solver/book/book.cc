@@ -1,28 +1,29 @@
 #include "solver/book/book.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cassert>
 #include <cerrno>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "solver/game/policy.h"
 #include "solver/index/index.h"
+#include "solver/parallel/parallel.h"
 #include "table/file_io.h"
 #include "table/page_checks.h"
 #include "table/readers.h"
@@ -46,7 +47,30 @@ BookEntry FromByte(uint8_t byte) {
   return {static_cast<Value>(byte >> kRemotenessBits), byte & kMaxRemoteness};
 }
 
-// The work dir's log of solved positions (drawn in book.h).
+// Reads the sound records at the start of `bytes` (a log, drawn in book.h)
+// into *entries: the number of bytes they take.
+size_t ReadRecords(absl::string_view bytes,
+                   absl::flat_hash_map<uint64_t, uint8_t>* entries) {
+  size_t sound = 0;
+  for (; sound + kLogRecordBytes <= bytes.size(); sound += kLogRecordBytes) {
+    const uint8_t* r = reinterpret_cast<const uint8_t*>(bytes.data()) + sound;
+    if (Crc32(0, r, 12) != GetLittleEndian(r + 12, 4)) break;
+    (*entries)[GetLittleEndian(r, 8)] = r[8];
+  }
+  return sound;
+}
+
+// Reads the records of the log at `path` (none when there is no such file).
+absl::Status ReadLog(const std::string& path,
+                     absl::flat_hash_map<uint64_t, uint8_t>* entries) {
+  absl::StatusOr<std::string> bytes = ReadWholeFile(path);
+  if (absl::IsNotFound(bytes.status())) return absl::OkStatus();
+  if (!bytes.ok()) return bytes.status();
+  ReadRecords(*bytes, entries);
+  return absl::OkStatus();
+}
+
+// This process's log of solved positions in the work dir.
 class SolvedLog {
  public:
   // Opens or creates the log at `path`, reading its sound records into
@@ -58,14 +82,7 @@ class SolvedLog {
     if (!bytes.ok() && !absl::IsNotFound(bytes.status())) {
       return bytes.status();
     }
-    size_t sound = 0;
-    for (; bytes.ok() && sound + kLogRecordBytes <= bytes->size();
-         sound += kLogRecordBytes) {
-      const uint8_t* r =
-          reinterpret_cast<const uint8_t*>(bytes->data()) + sound;
-      if (Crc32(0, r, 12) != GetLittleEndian(r + 12, 4)) break;
-      (*entries)[GetLittleEndian(r, 8)] = r[8];
-    }
+    const size_t sound = bytes.ok() ? ReadRecords(*bytes, entries) : 0;
     const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0) return ErrnoError("cannot open", path);
     auto log = std::unique_ptr<SolvedLog>(new SolvedLog(fd, path));
@@ -108,30 +125,21 @@ class SolvedLog {
 class BookBuilder {
  public:
   BookBuilder(absl::Span<ConnectSearch* const> searches,
-              const BookOptions& options)
+              const BookOptions& options, Cluster& cluster)
       : searches_(searches.begin(), searches.end()),
         game_(searches[0]->game()),
         index_(game_),
-        options_(options) {}
+        options_(options),
+        cluster_(cluster) {}
 
   absl::Status Run() {
     if (!options_.work_dir.empty()) {
-      if (mkdir(options_.work_dir.c_str(), 0777) != 0 && errno != EEXIST) {
-        return ErrnoError("cannot make the work dir", options_.work_dir);
-      }
-      absl::StatusOr<std::unique_ptr<SolvedLog>> log =
-          SolvedLog::Open(absl::StrCat(options_.work_dir, "/book-",
-                                       game_.spec().FileStem(), ".log"),
-                          &entries_);
-      if (!log.ok()) return log.status();
-      log_ = *std::move(log);
+      if (absl::Status s = Agree(OpenLogs()); !s.ok()) return s;
       progress_.from_log = entries_.size();
     }
-    if (absl::Status s = FollowBothSides(); !s.ok()) return s;
-    return log_ != nullptr ? log_->Sync() : absl::OkStatus();
+    return FollowBothSides();
   }
 
-  // The entries, by key.
   // The entries of this book (the log may hold more: a deeper book's), by
   // key: the same bytes whatever the log held.
   BookEntries Entries() const {
@@ -147,6 +155,39 @@ class BookBuilder {
   }
 
  private:
+  // The work dir made if need be, this process's log opened, and the
+  // records of every log of the game there read.
+  absl::Status OpenLogs() {
+    const std::string& dir = options_.work_dir;
+    if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+      return ErrnoError("cannot make the work dir", dir);
+    }
+    absl::StatusOr<std::unique_ptr<SolvedLog>> log =
+        SolvedLog::Open(LogPath(cluster_.rank()), &entries_);
+    if (!log.ok()) return log.status();
+    log_ = *std::move(log);
+    DIR* listing = opendir(dir.c_str());
+    if (listing == nullptr) return ErrnoError("cannot list", dir);
+    const std::string prefix = absl::StrCat("book-", game_.spec().FileStem());
+    absl::Status status;
+    while (const dirent* e = readdir(listing)) {
+      const absl::string_view name = e->d_name;
+      if (absl::StartsWith(name, prefix) && absl::EndsWith(name, ".log") &&
+          absl::StrCat(dir, "/", name) != LogPath(cluster_.rank())) {
+        status.Update(ReadLog(absl::StrCat(dir, "/", name), &entries_));
+      }
+    }
+    closedir(listing);
+    return status;
+  }
+
+  std::string LogPath(int rank) const {
+    const std::string stem = game_.spec().FileStem();
+    return rank == 0 ? absl::StrCat(options_.work_dir, "/book-", stem, ".log")
+                     : absl::StrCat(options_.work_dir, "/book-", stem, "-rank",
+                                    rank, ".log");
+  }
+
   // The games where the perfect player plays the policy and the other side
   // anything, for both sides at once, ply by ply up to P: whenever a run
   // stops, its log holds a complete book of the plies before.
@@ -154,28 +195,78 @@ class BookBuilder {
     std::vector<Position> frontier[2] = {{Position()}, {Position()}};
     for (int ply = 0; ply <= options_.plies; ++ply) {
       progress_.ply = ply;
+      if (absl::Status s = SolvePly(MovesToSolve(frontier)); !s.ok()) {
+        return s;
+      }
       for (int side = 0; side < 2; ++side) {
-        progress_.side = side;
-        absl::StatusOr<std::vector<Position>> next = Step(side, frontier[side]);
-        if (!next.ok()) return next.status();
-        frontier[side] = *std::move(next);
+        frontier[side] = Step(side, frontier[side]);
       }
     }
-    return absl::OkStatus();
+    return log_ != nullptr ? log_->Sync() : absl::OkStatus();
+  }
+
+  // The positions after the moves of each analysed position of the
+  // frontiers (where its side moves) that are in play and not known yet,
+  // each once, in the frontiers' order.
+  std::vector<Position> MovesToSolve(const std::vector<Position> frontier[2]) {
+    std::vector<Position> todo;
+    absl::flat_hash_set<uint64_t> listed;
+    for (int side = 0; side < 2; ++side) {
+      for (const Position& p : frontier[side]) {
+        if (p.side_to_move() != side || game_.IsTerminal(p)) continue;
+        for (int cell : game_.LegalMoves(p)) {
+          const Position child = Game::Play(p, cell);
+          const uint64_t key = Key(child);
+          if (!game_.IsTerminal(child) && !entries_.contains(key) &&
+              listed.insert(key).second) {
+            todo.push_back(child);
+          }
+        }
+      }
+    }
+    return todo;
+  }
+
+  // Solves this process's share of `todo`, one search a worker, each
+  // position kept (and logged) as soon as it is solved; then, with other
+  // processes, meets them and reads what they logged.
+  absl::Status SolvePly(const std::vector<Position>& todo) {
+    const uint64_t n = todo.size(), size = cluster_.size();
+    const uint64_t begin = n * cluster_.rank() / size;
+    const uint64_t end = n * (cluster_.rank() + 1) / size;
+    progress_.to_solve = end - begin;
+    if (options_.progress) options_.progress(progress_);
+    std::mutex mu;
+    absl::Status status;
+    ParallelChunks(end - begin, 1, static_cast<int>(searches_.size()),
+                   [&](uint64_t from, uint64_t to, int worker) {
+                     for (uint64_t i = begin + from; i < begin + to; ++i) {
+                       const SearchResult r = searches_[worker]->Solve(todo[i]);
+                       std::lock_guard<std::mutex> lock(mu);
+                       ++progress_.solved;
+                       Keep(todo[i], {r.value, r.remoteness});
+                       status.Update(SyncNowAndThen());
+                       if (options_.progress) options_.progress(progress_);
+                     }
+                   });
+    if (log_ != nullptr) status.Update(log_->Sync());
+    if (absl::Status s = Agree(status); !s.ok() || size == 1) return s;
+    for (int rank = 0; rank < cluster_.size(); ++rank) {
+      if (rank != cluster_.rank())
+        status.Update(ReadLog(LogPath(rank), &entries_));
+    }
+    return Agree(status);
   }
 
   // One ply: each position where `side` moves analysed and its policy's
   // move followed, every move followed elsewhere; the positions after, in
   // a fixed order (so that runs solve the same positions alike).
-  absl::StatusOr<std::vector<Position>> Step(
-      int side, const std::vector<Position>& frontier) {
+  std::vector<Position> Step(int side, const std::vector<Position>& frontier) {
     absl::flat_hash_set<Position> next;
     for (const Position& p : frontier) {
       if (game_.IsTerminal(p)) continue;
       if (p.side_to_move() == side) {
-        absl::StatusOr<int> best = Analyse(p);
-        if (!best.ok()) return best.status();
-        next.insert(Game::Play(p, *best));
+        next.insert(Game::Play(p, Analyse(p)));
       } else {
         for (int cell : game_.LegalMoves(p)) next.insert(Game::Play(p, cell));
       }
@@ -188,10 +279,9 @@ class BookBuilder {
     return sorted;
   }
 
-  // Solves each move of p (a position in play), keeps p's outcome, and
+  // Keeps the outcome of p (a position in play whose moves are solved) and
   // returns the policy's move.
-  absl::StatusOr<int> Analyse(const Position& p) {
-    if (absl::Status s = SolveMoves(p); !s.ok()) return s;
+  int Analyse(const Position& p) {
     int best = -1, best_score = 0;
     BookEntry outcome{Value::kUnreachable, 0};
     for (int cell : game_.LegalMoves(p)) {
@@ -210,9 +300,6 @@ class BookBuilder {
     }
     Keep(p, outcome);
     used_.insert(Key(p));
-    ++progress_.analysed;
-    if (absl::Status s = SyncNowAndThen(); !s.ok()) return s;
-    if (options_.progress) options_.progress(progress_);
     return best;
   }
 
@@ -226,40 +313,6 @@ class BookBuilder {
     return log_->Sync();
   }
 
-  // Solves the moves of p that are in play and not kept yet, one search a
-  // thread, each kept (and logged) as soon as it is solved.
-  absl::Status SolveMoves(const Position& p) {
-    std::vector<Position> todo;
-    absl::flat_hash_set<uint64_t> keys;
-    for (int cell : game_.LegalMoves(p)) {
-      const Position child = Game::Play(p, cell);
-      const uint64_t key = Key(child);
-      if (!game_.IsTerminal(child) && !entries_.contains(key) &&
-          keys.insert(key).second) {
-        todo.push_back(child);
-      }
-    }
-    std::atomic<size_t> next{0};
-    std::mutex mu;
-    absl::Status status;
-    auto work = [&](ConnectSearch* search) {
-      for (size_t i; (i = next++) < todo.size();) {
-        const SearchResult r = search->Solve(todo[i]);
-        std::lock_guard<std::mutex> lock(mu);
-        ++progress_.solved;
-        Keep(todo[i], {r.value, r.remoteness});
-        if (absl::Status s = SyncNowAndThen(); status.ok()) status = s;
-      }
-    };
-    std::vector<std::thread> helpers;
-    for (size_t t = 1; t < searches_.size() && t < todo.size(); ++t) {
-      helpers.emplace_back(work, searches_[t]);
-    }
-    work(searches_[0]);
-    for (std::thread& helper : helpers) helper.join();
-    return status;
-  }
-
   void Keep(const Position& p, const BookEntry& e) {
     const uint64_t key = Key(p);
     if (!entries_.emplace(key, RecordByte(e)).second) return;
@@ -270,10 +323,19 @@ class BookBuilder {
     return index_.Index(game_.Canonical(p));
   }
 
+  // Every process's status agreed on: this one's error, or kAborted when
+  // another process stopped.
+  absl::Status Agree(const absl::Status& status) {
+    if (cluster_.AllOk(status.ok())) return absl::OkStatus();
+    if (!status.ok()) return status;
+    return absl::AbortedError("another process of the book stopped");
+  }
+
   const std::vector<ConnectSearch*> searches_;
   const Game& game_;
   const PositionIndex index_;
   const BookOptions& options_;
+  Cluster& cluster_;
   absl::flat_hash_map<uint64_t, uint8_t> entries_;  // all known, by key
   absl::flat_hash_set<uint64_t> used_;              // the keys this book holds
   std::unique_ptr<SolvedLog> log_;
@@ -297,7 +359,15 @@ absl::StatusOr<BookEntries> BuildBook(absl::Span<ConnectSearch* const> searches,
         absl::StrCat("the positions of ", game.spec().Name(),
                      " cannot be indexed in 64 bits"));
   }
-  BookBuilder builder(searches, options);
+  if (options.cluster != nullptr && options.cluster->size() > 1 &&
+      options.work_dir.empty()) {
+    return absl::InvalidArgumentError(
+        "a book shared among processes needs a work dir that all of them can "
+        "reach (--work_dir)");
+  }
+  Cluster alone;
+  BookBuilder builder(searches, options,
+                      options.cluster != nullptr ? *options.cluster : alone);
   if (absl::Status s = builder.Run(); !s.ok()) return s;
   return builder.Entries();
 }

@@ -37,25 +37,11 @@
 #include "absl/status/statusor.h"
 #include "solver/game/game.h"
 #include "solver/index/index.h"
+#include "solver/parallel/cluster.h"
 #include "table/layout.h"
 #include "table/record.h"
 
 namespace mnk {
-
-// The processes a solve is shared among: this one alone unless
-// //solver:solve_mpi gives one over MPI. Tier t of layer L is solved by
-// process (t + L) % size(); the processes meet after each layer, exchanging
-// the tiers through the work dir.
-class Cluster {
- public:
-  virtual ~Cluster() = default;
-  virtual int rank() const { return 0; }
-  virtual int size() const { return 1; }
-  // A meeting point: true on every process when `ok` is true on every one.
-  virtual bool AllOk(bool ok) { return ok; }
-  // ORs words[0, count) over all processes, in place.
-  virtual void OrWords(uint64_t* /*words*/, size_t /*count*/) {}
-};
 
 // 3/4 of this machine's physical memory: the default --memory.
 uint64_t DefaultMemoryLimit();
@@ -85,8 +71,10 @@ struct SolveOptions {
   // last one of a layer shorter); a power of two. Changes the work dir,
   // never the table.
   uint64_t tier_indices = uint64_t{1} << 20;
-  // Null: this process alone. Otherwise work_dir is required, and only rank
-  // 0 keeps records and statistics.
+  // Null: this process alone. Otherwise (solver/parallel/cluster.h) tier t
+  // of layer L is solved by process (t + L) % size(), the processes meet
+  // after each layer, exchanging the tiers through the work dir, which is
+  // then required; only rank 0 keeps records and statistics.
   Cluster* cluster = nullptr;
 };
 

@@ -1,0 +1,122 @@
+#include "solver/book/book_command.h"
+
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "solver/book/book.h"
+#include "solver/cli/cli.h"
+#include "solver/game/printable.h"
+#include "solver/search/connect.h"
+#include "table/write.h"
+
+ABSL_FLAG(int, width, 7, "board width");
+ABSL_FLAG(int, height, 6, "board height");
+ABSL_FLAG(int, k, 4, "stones in a row that win");
+ABSL_FLAG(int, plies, 6, "the book holds positions of up to this many stones");
+ABSL_FLAG(std::string, work_dir, "",
+          "keeps each solved position here, so that a stopped run resumes");
+ABSL_FLAG(std::string, out, "", "the book's table file");
+ABSL_FLAG(std::string, search_memory, "1G",
+          "memory for the searches' transposition tables, shared out among "
+          "the threads (K, M, G)");
+ABSL_FLAG(int, threads, 2, "searches solving at once, a thread each");
+ABSL_FLAG(bool, quiet, false, "no progress lines on standard error");
+
+namespace mnk {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A search of the game the flags name, with its share of the memory.
+absl::StatusOr<std::unique_ptr<ConnectSearch>> MakeSearch(int threads) {
+  absl::StatusOr<Game> game =
+      Game::Create({absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
+                    absl::GetFlag(FLAGS_k), /*gravity=*/true});
+  if (!game.ok()) return game.status();
+  absl::StatusOr<uint64_t> bytes =
+      BytesFlag("search_memory", absl::GetFlag(FLAGS_search_memory));
+  if (!bytes.ok()) return bytes.status();
+  const int bits = ConnectSearch::TableBitsFor(*bytes / threads);
+  return ConnectSearch::Create(*game, {bits});
+}
+
+int Main(Cluster& cluster) {
+  const Clock::time_point start = Clock::now();
+  const std::string out = UserPath(absl::GetFlag(FLAGS_out));
+  if (out.empty()) return Fail(kExitUsage, "expected --out=FILE");
+  const bool writes = cluster.rank() == 0;
+  if (absl::Status s = writes ? CheckTableTarget(out) : absl::OkStatus();
+      !s.ok()) {
+    return Fail(kExitOutput, s);
+  }
+  absl::StatusOr<int> threads = ThreadsFlag(absl::GetFlag(FLAGS_threads));
+  if (!threads.ok()) return Fail(kExitUsage, threads.status());
+  std::vector<std::unique_ptr<ConnectSearch>> searches;
+  std::vector<ConnectSearch*> pointers;
+  for (int t = 0; t < *threads; ++t) {
+    absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
+        MakeSearch(*threads);
+    if (!search.ok()) {
+      return Fail(
+          absl::IsResourceExhausted(search.status()) ? kExitMemory : kExitUsage,
+          search.status());
+    }
+    searches.push_back(*std::move(search));
+    pointers.push_back(searches.back().get());
+  }
+  BookOptions options;
+  options.plies = absl::GetFlag(FLAGS_plies);
+  options.work_dir = UserPath(absl::GetFlag(FLAGS_work_dir));
+  options.cluster = &cluster;
+  if (!absl::GetFlag(FLAGS_quiet) && writes) {
+    options.progress = [&](const BookProgress& p) {
+      std::fprintf(stderr,
+                   "book: ply %d: %llu to solve here, %llu solved in this "
+                   "run, %llu from the log, %.1f s\n",
+                   p.ply, static_cast<unsigned long long>(p.to_solve),
+                   static_cast<unsigned long long>(p.solved),
+                   static_cast<unsigned long long>(p.from_log),
+                   std::chrono::duration<double>(Clock::now() - start).count());
+    };
+  }
+  absl::StatusOr<BookEntries> book = BuildBook(pointers, options);
+  if (!book.ok()) {
+    return Fail(
+        absl::IsInvalidArgument(book.status()) ? kExitUsage : kExitWorkDir,
+        book.status());
+  }
+  if (!writes) return kExitOk;
+  const GameSpec& spec = pointers[0]->game().spec();
+  if (absl::Status s = WriteBookTable(out, spec, *book); !s.ok()) {
+    return Fail(kExitOutput, s);
+  }
+  std::printf("book of %s to ply %d: %zu positions, written to %s, %.1f s\n",
+              spec.Name().c_str(), options.plies, book->keys.size(),
+              Printable(out).c_str(),
+              std::chrono::duration<double>(Clock::now() - start).count());
+  return std::fflush(stdout) == 0 ? kExitOk : OutputFailed();
+}
+
+}  // namespace
+
+int RunBook(int argc, char** argv, Cluster& cluster) {
+  const std::string name =
+      cluster.size() > 1 ? absl::StrCat("book (rank ", cluster.rank(), ")")
+                         : "book";
+  if (std::optional<int> done = StartTool(
+          name,
+          "builds the opening book of a Connect-style game by exact search.\n"
+          "  book [--width=7 --height=6 --k=4] --plies=P --out=FILE "
+          "[--work_dir=DIR] [--search_memory=1G] [--threads=2]",
+          argc, argv)) {
+    return *done;
+  }
+  return RunGuarded([&] { return Main(cluster); });
+}
+
+}  // namespace mnk

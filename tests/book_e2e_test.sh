@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# End to end: the opening book built by one process and by three MPI ranks
+# (mpirun -np 3 book_mpi, on loopback) is the same file; a run resumed by a
+# different number of ranks reads every rank's log and solves only the rest;
+# and the errors of a shared run: no work dir, a book rank 0 cannot write.
+set -u
+BOOK="$TEST_SRCDIR/mnk/solver/book/book"
+BOOK_MPI="$TEST_SRCDIR/mnk/solver/book/book_mpi"
+TMP="${TEST_TMPDIR:-$(mktemp -d)}"
+source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
+# Open MPI as in tiers_e2e_test.sh: root, session files here, no leak check
+# of MPI's own allocations.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export TMPDIR="$TMP" OMPI_MCA_btl=self,vader OMPI_MCA_plm=isolated
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+C5x4=(--width=5 --height=4 --k=4 --search_memory=16M --threads=2)
+
+# --- One process, plies 6 and 8: the reference files.
+for plies in 6 8; do
+  "$BOOK" "${C5x4[@]}" --plies=$plies --out="$TMP/plain$plies.mnk" --quiet \
+    > /dev/null
+  expect_eq "plain book $plies exit" 0 $?
+done
+
+# --- Three ranks: the same bytes, each rank's share in a log of its own.
+out=$(mpirun --oversubscribe -np 3 "$BOOK_MPI" "${C5x4[@]}" --plies=6 \
+  --work_dir="$TMP/m" --out="$TMP/mpi6.mnk" 2> "$TMP/err")
+expect_eq "mpi book exit" 0 $?
+expect_contains "mpi book summary" "book of 5,4,4 gravity to ply 6: 1084 positions" "$out"
+cmp -s "$TMP/plain6.mnk" "$TMP/mpi6.mnk" \
+  || fail "MPI book differs: $(cat "$TMP/err")"
+for log in book-5x4k4g.log book-5x4k4g-rank1.log book-5x4k4g-rank2.log; do
+  [ -s "$TMP/m/$log" ] || fail "no records in $log: $(ls "$TMP/m")"
+done
+# Progress lines come from rank 0 alone.
+expect_contains "mpi progress" "book: ply 6:" "$(cat "$TMP/err")"
+case "$(cat "$TMP/err")" in *rank*) fail "progress from other ranks" ;; esac
+
+# --- Resumed deeper by two ranks: the three logs read, the same bytes as
+# one process.
+mpirun --oversubscribe -np 2 "$BOOK_MPI" "${C5x4[@]}" --plies=8 \
+  --work_dir="$TMP/m" --out="$TMP/mpi8.mnk" > /dev/null 2> "$TMP/err"
+expect_eq "mpi resumed exit" 0 $?
+cmp -s "$TMP/plain8.mnk" "$TMP/mpi8.mnk" \
+  || fail "resumed MPI book differs: $(cat "$TMP/err")"
+# And once more by one process: nothing left to solve.
+"$BOOK" "${C5x4[@]}" --plies=8 --work_dir="$TMP/m" --out="$TMP/again8.mnk" \
+  > /dev/null 2> "$TMP/err"
+expect_eq "resumed alone exit" 0 $?
+cmp -s "$TMP/plain8.mnk" "$TMP/again8.mnk" || fail "resumed book differs"
+expect_contains "nothing solved again" "0 solved in this run" "$(tail -1 "$TMP/err")"
+
+# --- Errors.
+mpirun --oversubscribe -np 2 "$BOOK_MPI" "${C5x4[@]}" --out="$TMP/x.mnk" \
+  --quiet > /dev/null 2> "$TMP/err"
+expect_eq "mpi without work dir exit" 1 $?
+expect_contains "mpi without work dir" "needs a work dir" "$(cat "$TMP/err")"
+timeout 120 mpirun --oversubscribe -np 2 "$BOOK_MPI" "${C5x4[@]}" --quiet \
+  --out=/nonexistent/dir/b.mnk --work_dir="$TMP/mz" > /dev/null 2> "$TMP/err"
+expect_eq "mpi unwritable book exit" 6 $?
+expect_contains "mpi unwritable book" "book (rank 0): " "$(cat "$TMP/err")"
+
+finish book_e2e
