@@ -168,14 +168,16 @@ class BookBuilder {
     log_ = *std::move(log);
     DIR* listing = opendir(dir.c_str());
     if (listing == nullptr) return ErrnoError("cannot list", dir);
-    const std::string prefix = absl::StrCat("book-", game_.spec().FileStem());
+    const std::string stem = absl::StrCat("book-", game_.spec().FileStem());
+    const std::string mine = LogPath(cluster_.rank());
     absl::Status status;
     while (const dirent* e = readdir(listing)) {
+      const std::string path = absl::StrCat(dir, "/", e->d_name);
       const absl::string_view name = e->d_name;
-      if (absl::StartsWith(name, prefix) && absl::EndsWith(name, ".log") &&
-          absl::StrCat(dir, "/", name) != LogPath(cluster_.rank())) {
-        status.Update(ReadLog(absl::StrCat(dir, "/", name), &entries_));
-      }
+      const bool log =
+          name == stem + ".log" || (absl::StartsWith(name, stem + "-rank") &&
+                                    absl::EndsWith(name, ".log"));
+      if (log && path != mine) status.Update(ReadLog(path, &entries_));
     }
     closedir(listing);
     return status;

@@ -27,12 +27,12 @@
 // Shared among processes (options.cluster, //solver/book:book_mpi): rank r
 // of N solves the r-th N-th of each ply's list and logs it; at the end of
 // the ply the ranks meet, and each reads the others' logs from the work dir
-// (which they must all reach) before going on; rank 0 returns the book.
+// (which they must all reach) before going on; all return the same book.
 //
 // Work dir: one log a process, book-<stem>.log for rank 0 (and a process
 // alone), book-<stem>-rank<r>.log for rank r (stem as GameSpec::FileStem),
 // of 16-byte records, one a solved position, appended as they are solved
-// and synced at least once a second:
+// and synced once a second and at the end of each ply:
 //   bytes 0-7    the key: PositionIndex::Index of the canonical image,
 //                little-endian
 //   byte 8       value (bits 7-6) and remoteness (bits 5-0), as a book's
