@@ -1,12 +1,17 @@
 // The opening book (solver/book) against the retrograde solver's records
 // of Connect-style 5x4: every entry's value and remoteness, the best move of
 // every position the book answers, the book layout's verify, and a stopped
-// run that resumes from its work dir to the same bytes.
+// run that resumes from its work dir to the same bytes. And the built-in
+// 7x6 book against the search, on a random sample of its entries: minutes
+// of search, so not part of `bazel test //...`:
+//
+//   bazel test //tests:book_sample_test --test_output=all
 #include "solver/book/book.h"
 
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -142,6 +147,33 @@ TEST(BookTest, ThreadsBuildTheSameBook) {
   absl::StatusOr<BookEntries> three = Build(8, "", nullptr, 3);
   ASSERT_TRUE(one.ok() && three.ok());
   EXPECT_EQ(SerializeBookTable(kSpec, *three), SerializeBookTable(kSpec, *one));
+}
+
+// Entries drawn at random from the built-in book, each solved again by a
+// search that starts from an empty table.
+TEST(BookTest, DISABLED_BuiltInBookAgreesWithTheSearch) {
+  constexpr int kSample = 60;
+  absl::StatusOr<Table> table = Table::Load(std::string(getenv("TEST_SRCDIR")) +
+                                            "/mnk/data/7x6k4g-book.mnk");
+  ASSERT_TRUE(table.ok()) << table.status();
+  const Game& game = table->game();
+  std::unique_ptr<ConnectSearch> search = *ConnectSearch::Create(game, {24});
+  const BookReader& book = *table->book();
+  std::mt19937_64 rng(2026);
+  for (int n = 0; n < kSample; ++n) {
+    const uint64_t i = rng() % book.size();
+    const Position p = table->index().At(book.Key(i));
+    search->Clear();
+    const SearchResult want = search->Solve(p);
+    const std::optional<BookEntry> got = book.Find(p);
+    ASSERT_TRUE(got.has_value()) << game.Format(p);
+    EXPECT_EQ(got->value, want.value) << game.Format(p);
+    EXPECT_EQ(got->remoteness, want.remoteness) << game.Format(p);
+    std::printf("entry %llu of %llu, ply %d: %s\n",
+                static_cast<unsigned long long>(i),
+                static_cast<unsigned long long>(book.size()), p.stones(),
+                game.Format(p).c_str());
+  }
 }
 
 TEST(BookTest, RefusesWhatItCannotBuild) {
