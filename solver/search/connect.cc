@@ -48,6 +48,22 @@ class ConnectSearch::MoveList {
 
 namespace {
 
+// A position's busy_ count, raised while this thread searches it (nothing
+// when null).
+class BusyMark {
+ public:
+  explicit BusyMark(std::atomic<uint16_t>* slot) : slot_(slot) {
+    if (slot_ != nullptr) slot_->fetch_add(1, std::memory_order_relaxed);
+  }
+  ~BusyMark() {
+    if (slot_ != nullptr) slot_->fetch_sub(1, std::memory_order_relaxed);
+  }
+  bool on() const { return slot_ != nullptr; }
+
+ private:
+  std::atomic<uint16_t>* const slot_;
+};
+
 // Narrows the window (*alpha, *beta) to [lower, upper]: the score that
 // ends the search when nothing is left of it.
 std::optional<int> Narrow(int lower, int upper, int* alpha, int* beta) {
@@ -150,7 +166,8 @@ ConnectSearch::ConnectSearch(const Game& game,
              Unmap{kEntryBytes << options.table_bits}),
       table_shift_(64 - options.table_bits),
       threads_(options.threads),
-      shared_(options.threads > 1) {
+      shared_(options.threads > 1),
+      busy_(shared_ ? new std::atomic<uint16_t>[kBusySlots]() : nullptr) {
   const int column = height_ + 1;
   for (int c = 0; c < width_; ++c) {
     bottom_ |= uint64_t{1} << (c * column);
@@ -175,13 +192,10 @@ ConnectSearch::ConnectSearch(const Game& game,
     if (fits[d]) shift_[directions_++] = shifts[d];
   }
   for (int i = 0; i < width_; ++i) {
-    // Centre first, then outwards, left before right (the helper threads:
-    // right before left, so that they part ways with the main one).
+    // Centre first, then outwards, left before right.
     const int step = i % 2 == 0 ? i / 2 : -(i + 1) / 2;
-    orders_[0].push_back(width_ / 2 + step);
+    order_.push_back(width_ / 2 + step);
   }
-  for (int c : orders_[0]) orders_[1].push_back(width_ - 1 - c);
-  main_.order = &orders_[0];
 }
 
 int ConnectSearch::TableBitsFor(uint64_t bytes) {
@@ -340,7 +354,7 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
     return *cut;
   }
   MoveList moves;
-  if (const std::optional<int> win = ListMoves(w, b, safe, &moves)) {
+  if (const std::optional<int> win = ListMoves(b, safe, &moves)) {
     return *win;
   }
   // No move wins that soon: the soonest win is two plies later.
@@ -358,18 +372,40 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
       return *cut;
     }
   }
+  return SearchMoves(w, b, key, mirrored, moves, alpha, beta, lower, upper);
+}
+
+int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
+                               bool mirrored, const MoveList& moves, int alpha,
+                               int beta, int lower, int upper) {
   const int work = cells_ - b.moves;
   const int alpha0 = alpha;
-  for (int i = 0; i < moves.size(); ++i) {
-    const int score = -Negamax(w, Child(b, moves[i]), -beta, -alpha);
-    if (w.stopped) return 0;  // unfinished: nothing to store
-    if (score >= beta) {
-      const int column = absl::countr_zero(moves[i]) / (height_ + 1);
-      Store(key, work, score, upper,
-            1 + (mirrored ? width_ - 1 - column : column));
-      return score;
+  // With helper threads (ABDADA): the node is marked busy while searched
+  // here, and a move (but the first) whose position another thread is
+  // searching waits for a second pass, by when that thread's entry may
+  // settle it.
+  const BusyMark mark(shared_ && work >= kDeferEmpty ? &busy_[BusySlot(key)]
+                                                     : nullptr);
+  uint64_t deferred = 0;  // bit i: moves[i] waits for the second pass
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int i = 0; i < moves.size(); ++i) {
+      if (pass == 1 && (deferred >> i & 1) == 0) continue;
+      const Bits child = Child(b, moves[i]);
+      if (pass == 0 && mark.on() && i > 0 && Busy(Key(child))) {
+        deferred |= uint64_t{1} << i;
+        continue;
+      }
+      const int score = -Negamax(w, child, -beta, -alpha);
+      if (w.stopped) return 0;  // unfinished: nothing to store
+      if (score >= beta) {
+        const int column = absl::countr_zero(moves[i]) / (height_ + 1);
+        Store(key, work, score, upper,
+              1 + (mirrored ? width_ - 1 - column : column));
+        return score;
+      }
+      alpha = std::max(alpha, score);
     }
-    alpha = std::max(alpha, score);
+    if (deferred == 0) break;
   }
   // Every move failed low (alpha is then an upper bound), or one raised
   // alpha inside the window (then it is exact).
@@ -377,10 +413,9 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   return alpha;
 }
 
-inline std::optional<int> ConnectSearch::ListMoves(const Worker& w,
-                                                   const Bits& b, uint64_t safe,
+inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
                                                    MoveList* moves) const {
-  for (int column : *w.order) {
+  for (int column : order_) {
     const uint64_t move = safe & column_[column];
     if (move == 0) continue;
     const uint64_t mask = b.mask | move;
@@ -653,7 +688,6 @@ int ConnectSearch::NullWindow(const Bits& b, int bound) {
   std::vector<int> scores(threads_ - 1);
   std::vector<std::thread> threads;
   for (int i = 0; i < threads_ - 1; ++i) {
-    helpers[i].order = &orders_[1];
     helpers[i].stop = &stop;
     try {
       threads.emplace_back([&, i] {

@@ -4,10 +4,11 @@
 // public Connect Four solvers are (Pons' connect4, Steininger's c4):
 // bitboards, negamax with alpha-beta on null windows (first the value, then
 // the exact score), optionally on several threads that share the table
-// (Lazy SMP), a transposition table of bounds in two-entry buckets where a
-// position and its mirror image share an entry, immediate wins and forced
-// replies settled before searching (a move that leaves the opponent no safe
-// reply ends a node's search; a node with one safe move plays it without a
+// (Lazy SMP, where a thread leaves a move another thread is searching for
+// last, as in ABDADA), a transposition table of bounds in two-entry buckets
+// where a position and its mirror image share an entry, immediate wins and
+// forced replies settled before searching (a move that leaves the opponent no
+// safe reply ends a node's search; a node with one safe move plays it without a
 // table entry), bounds from the lines each side can still make and from
 // claimeven, transposition cutoffs, moves ordered by the table's refutation,
 // then the threats they make (ties to those right above a playable cell).
@@ -63,8 +64,11 @@ struct ConnectSearchOptions {
   int table_bits = 24;
   // Threads searching at once (Lazy SMP): each null-window search of a
   // position with kParallelEmpty or more empty cells runs on all of them,
-  // sharing the table, and the first to finish answers. The answers do
-  // not depend on it; the positions searched do.
+  // sharing the table, and the first to finish answers. At a node with
+  // kDeferEmpty or more empty cells, a thread searches a move (but the
+  // first) that another thread is searching only after the node's other
+  // moves (ABDADA), so that the threads part ways. The answers do not
+  // depend on it; the positions searched do.
   int threads = 1;
 };
 
@@ -92,6 +96,9 @@ class ConnectSearch {
   static constexpr int kMaxThreads = 64;
   // Searches of positions with fewer empty cells stay on one thread.
   static constexpr int kParallelEmpty = 20;
+  // Threads leave moves others are searching for last at nodes with at
+  // least this many empty cells (ConnectSearchOptions::threads).
+  static constexpr int kDeferEmpty = 14;
   // The most table bits `bytes` of memory hold (at most kMaxTableBits);
   // below kMinTableBits when too little.
   static int TableBitsFor(uint64_t bytes);
@@ -148,14 +155,13 @@ class ConnectSearch {
   struct Bucket;
   // One thread's search: its count of positions and its limit (a search
   // that reaches it stops: each node then returns at once, storing
-  // nothing, and `stopped` says so), the flag that stops it from outside,
-  // and its order of columns for moves that score the same.
+  // nothing, and `stopped` says so), and the flag that stops it from
+  // outside.
   struct alignas(64) Worker {
     uint64_t nodes = 0;
     uint64_t node_limit = ~uint64_t{0};
     bool stopped = false;
     const std::atomic<bool>* stop = nullptr;
-    const std::vector<int>* order = nullptr;
   };
   // A position on the search's own board: the stones of the side to move,
   // every stone, the same two of its mirror image, and the stones' number.
@@ -189,6 +195,16 @@ class ConnectSearch {
   // once, and where it can.
   int SolveScore(const Bits& b);
   int Negamax(Worker& w, const Bits& b, int alpha, int beta);
+  // The busy_ slot of a key (its high bits mixed: the low ones are the
+  // first columns').
+  static uint64_t BusySlot(uint64_t key) {
+    return (key * 0x9E3779B97F4A7C15ull) >> (64 - kBusyBits);
+  }
+  // True when another thread is searching the position of `key` (or one
+  // that shares its slot).
+  bool Busy(uint64_t key) const {
+    return busy_[BusySlot(key)].load(std::memory_order_relaxed) != 0;
+  }
   // True (and w.stopped set) once w has reached its limit or is told to
   // stop: its nodes then return at once, storing nothing.
   static bool Stopping(Worker& w) {
@@ -200,8 +216,14 @@ class ConnectSearch {
   // Lists the `safe` moves of b, scored for ordering (prefetching each
   // child's entry); the score of a move that leaves the opponent no safe
   // reply instead, when there is one (the best score still possible).
-  std::optional<int> ListMoves(const Worker& w, const Bits& b, uint64_t safe,
+  std::optional<int> ListMoves(const Bits& b, uint64_t safe,
                                MoveList* moves) const;
+  // Negamax's search of the moves of b (key `key`, `mirrored` as its
+  // entry), listed best first, in the window (alpha, beta) with the bounds
+  // [lower, upper] known: the score, stored in the table.
+  int SearchMoves(Worker& w, const Bits& b, uint64_t key, bool mirrored,
+                  const MoveList& moves, int alpha, int beta, int lower,
+                  int upper);
   // Negamax on the window (bound, bound + 1), on every thread when the
   // position is big enough.
   int NullWindow(const Bits& b, int bound);
@@ -251,8 +273,8 @@ class ConnectSearch {
   // down, right and up), directions_ of them.
   int shift_[4];
   int directions_ = 0;
-  // Columns, centre first: the main thread's order, the helpers'.
-  std::vector<int> orders_[2];
+  // Columns, centre first: the order of moves that score the same.
+  std::vector<int> order_;
   uint64_t mirror_bit_[64] = {};  // bit i's image in the mirror
   uint64_t column_[64] = {};      // the cells of each column
   uint64_t odd_rows_ = 0;         // rows 1, 3, ... from the bottom (row 0)
@@ -266,7 +288,12 @@ class ConnectSearch {
   std::unique_ptr<Bucket[], Unmap> table_;
   int table_shift_;
   const int threads_;
-  const bool shared_;          // threads share the table: buckets are locked
+  const bool shared_;  // threads share the table: buckets are locked
+  // Threads: how many search each position (by key, in kBusySlots slots)
+  // with kDeferEmpty or more empty cells; null with one thread.
+  static constexpr int kBusyBits = 16;
+  static constexpr uint64_t kBusySlots = uint64_t{1} << kBusyBits;
+  std::unique_ptr<std::atomic<uint16_t>[]> busy_;
   Worker main_;                // the calling thread's search
   uint64_t helper_nodes_ = 0;  // positions searched by the helper threads
 };
