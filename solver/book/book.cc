@@ -174,10 +174,10 @@ class BookBuilder {
     while (const dirent* e = readdir(listing)) {
       const std::string path = absl::StrCat(dir, "/", e->d_name);
       const absl::string_view name = e->d_name;
-      const bool log =
+      const bool game_log =
           name == stem + ".log" || (absl::StartsWith(name, stem + "-rank") &&
                                     absl::EndsWith(name, ".log"));
-      if (log && path != mine) status.Update(ReadLog(path, &entries_));
+      if (game_log && path != mine) status.Update(ReadLog(path, &entries_));
     }
     closedir(listing);
     return status;
@@ -254,8 +254,9 @@ class BookBuilder {
     if (log_ != nullptr) status.Update(log_->Sync());
     if (absl::Status s = Agree(status); !s.ok() || size == 1) return s;
     for (int rank = 0; rank < cluster_.size(); ++rank) {
-      if (rank != cluster_.rank())
+      if (rank != cluster_.rank()) {
         status.Update(ReadLog(LogPath(rank), &entries_));
+      }
     }
     return Agree(status);
   }
