@@ -8,11 +8,7 @@ BOOK="$TEST_SRCDIR/mnk/solver/book/book"
 BOOK_MPI="$TEST_SRCDIR/mnk/solver/book/book_mpi"
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
-# Open MPI as in tiers_e2e_test.sh: root, session files here, no leak check
-# of MPI's own allocations.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export TMPDIR="$TMP" OMPI_MCA_btl=self,vader OMPI_MCA_plm=isolated
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+use_mpi "$TMP"
 C5x4=(--width=5 --height=4 --k=4 --search_memory=16M --threads=2)
 
 # --- One process, plies 6 and 8: the reference files.

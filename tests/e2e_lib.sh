@@ -16,3 +16,12 @@ finish() {
   fi
   echo "all $1 checks passed"
 }
+
+# Open MPI for the tests that run mpirun: CI runs as root; its session files
+# go to the test's own folder ($1); under AddressSanitizer, MPI's own
+# allocations at exit are not this project's leaks.
+use_mpi() {
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  export TMPDIR="$1" OMPI_MCA_btl=self,vader OMPI_MCA_plm=isolated
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+}

@@ -12,12 +12,7 @@ SOLVE_MPI="$TEST_SRCDIR/mnk/solver/solve_mpi"
 JSON="$TEST_SRCDIR/mnk/tests/json_get"
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
-# Open MPI: CI runs as root; its session files go to the test's own folder;
-# under AddressSanitizer, MPI's own allocations at exit are not this
-# project's leaks.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export TMPDIR="$TMP" OMPI_MCA_btl=self,vader OMPI_MCA_plm=isolated
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+use_mpi "$TMP"
 
 # --- The same bytes with a work dir (small tiers), for every layout.
 games=("--k=3"
