@@ -1,0 +1,186 @@
+// Whole games of Connect Four 7x6 from the empty board, answered as `play`
+// answers them with no flag (its built-in opening book, then the exact
+// search with play's default memory and threads, kept through the game):
+// the perfect player against a random and against a perfect opponent, as X
+// and as O, each of its moves timed. What "every move under 100 ms at p99"
+// is measured by.
+//
+//   bazel run //player:games_benchmark -- --games=100
+//   bazel run //player:games_benchmark -- --book=/tmp/deeper-book.mnk
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "player/player.h"
+#include "solver/game/game.h"
+#include "solver/search/connect.h"
+#include "table/table.h"
+#include "tools/cpp/runfiles/runfiles.h"
+
+ABSL_FLAG(int, games, 50,
+          "games against a random opponent, for each side (against a perfect "
+          "one each side's game is always the same: one each)");
+ABSL_FLAG(std::string, book, "",
+          "the opening book (default: the built-in 7x6 book, as play uses)");
+ABSL_FLAG(int, table_bits, 24,
+          "log2 of the search's table entries (play's --search_memory=256M)");
+ABSL_FLAG(int, threads, 2, "search threads (play's --search_threads)");
+ABSL_FLAG(uint64_t, seed, 1, "random seed of the random opponent");
+
+namespace mnk {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct MoveTime {
+  double seconds;
+  int ply;
+  bool from_book;
+};
+
+double Percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))];
+}
+
+// One game from the empty board: the perfect player moves as
+// `perfect_side`, the opponent at random (`rng`) or perfectly (null rng).
+// Appends the times of the perfect player's moves (from the book when the
+// search visited no position).
+absl::Status PlayGame(const Oracle& oracle, ConnectSearch& search,
+                      int perfect_side, std::mt19937_64* rng,
+                      std::vector<MoveTime>* times) {
+  const Game& game = oracle.game();
+  search.Clear();
+  for (Position p; !game.IsTerminal(p);) {
+    int cell;
+    if (p.side_to_move() == perfect_side || rng == nullptr) {
+      const uint64_t nodes = search.nodes();
+      const Clock::time_point start = Clock::now();
+      absl::StatusOr<Analysis> a = oracle.Analyze(p, {}, Need::kBestMove);
+      const double s =
+          std::chrono::duration<double>(Clock::now() - start).count();
+      if (!a.ok()) return a.status();
+      if (p.side_to_move() == perfect_side) {
+        times->push_back({s, p.stones(), search.nodes() == nodes});
+      }
+      cell = a->record.best_move;
+    } else {
+      const std::vector<int> legal = game.LegalMoves(p);
+      cell = legal[(*rng)() % legal.size()];
+    }
+    p = Game::Play(p, cell);
+  }
+  return absl::OkStatus();
+}
+
+void Report(const std::string& what, const std::vector<MoveTime>& times) {
+  std::vector<double> seconds;
+  int from_book = 0;
+  MoveTime slowest = times[0];
+  for (const MoveTime& t : times) {
+    seconds.push_back(t.seconds);
+    from_book += t.from_book;
+    if (t.seconds > slowest.seconds) slowest = t;
+  }
+  int over = 0;
+  for (double s : seconds) over += s > 0.1;
+  std::printf(
+      "%s: %zu moves (%d without search: book or immediate), p50 %.4f s, p99 "
+      "%.4f s, max %.4f s "
+      "(ply %d), %d over 100 ms\n",
+      what.c_str(), seconds.size(), from_book, Percentile(seconds, 0.5),
+      Percentile(seconds, 0.99), slowest.seconds, slowest.ply, over);
+  std::fflush(stdout);
+}
+
+// Where the time goes: each ply's moves, their p99 and how many took over
+// 100 ms (what a deeper book would take away).
+void ReportPlies(const std::vector<MoveTime>& times) {
+  for (int ply = 0; ply <= 42; ++ply) {
+    std::vector<double> seconds;
+    int over = 0;
+    for (const MoveTime& t : times) {
+      if (t.ply != ply) continue;
+      seconds.push_back(t.seconds);
+      over += t.seconds > 0.1;
+    }
+    if (seconds.empty()) continue;
+    std::printf(
+        "  ply %2d: %4zu moves, p99 %.4f s, max %.4f s, %d over 100 ms\n", ply,
+        seconds.size(), Percentile(seconds, 0.99), Percentile(seconds, 1.0),
+        over);
+  }
+}
+
+absl::StatusOr<Table> LoadBook(const char* argv0, const Game& game) {
+  std::string path = absl::GetFlag(FLAGS_book);
+  if (path.empty()) {
+    std::string error;
+    std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
+        bazel::tools::cpp::runfiles::Runfiles::Create(argv0, &error));
+    if (runfiles == nullptr) return absl::NotFoundError(error);
+    path = runfiles->Rlocation("mnk/data/7x6k4g-book.mnk");
+  }
+  return Table::Load(path, game.spec());
+}
+
+int Run(const char* argv0) {
+  const Game game = *Game::Create({7, 6, 4, true});
+  absl::StatusOr<Table> book = LoadBook(argv0, game);
+  ConnectSearchOptions options;
+  options.table_bits = absl::GetFlag(FLAGS_table_bits);
+  options.threads = absl::GetFlag(FLAGS_threads);
+  absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
+      ConnectSearch::Create(game, options);
+  if (!book.ok() || !search.ok()) {
+    std::fprintf(
+        stderr, "%s\n",
+        (!book.ok() ? book.status() : search.status()).ToString().c_str());
+    return 1;
+  }
+  const Oracle oracle(search->get(), &*book);
+  std::printf("7x6 with gravity, book of %llu bytes, table 2^%d, %d threads\n",
+              static_cast<unsigned long long>(book->file_bytes()),
+              options.table_bits, options.threads);
+  std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
+  std::vector<MoveTime> all;
+  for (const bool random : {true, false}) {
+    for (int side = 0; side < 2; ++side) {
+      std::vector<MoveTime> times;
+      const int games = random ? absl::GetFlag(FLAGS_games) : 1;
+      for (int g = 0; g < games; ++g) {
+        const absl::Status s =
+            PlayGame(oracle, **search, side, random ? &rng : nullptr, &times);
+        if (!s.ok()) {
+          std::fprintf(stderr, "%s\n", s.ToString().c_str());
+          return 1;
+        }
+      }
+      Report(absl::StrCat("as ", side == 0 ? "X" : "O", " against a ",
+                          random ? "random" : "perfect", " opponent, ", games,
+                          " game(s)"),
+             times);
+      all.insert(all.end(), times.begin(), times.end());
+    }
+  }
+  Report("every move", all);
+  ReportPlies(all);
+  return 0;
+}
+
+}  // namespace
+}  // namespace mnk
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  return mnk::Run(argv[0]);
+}
