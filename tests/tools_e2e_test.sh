@@ -8,6 +8,7 @@ SOLVE="$TEST_SRCDIR/mnk/solver/solve"
 VERIFY="$TEST_SRCDIR/mnk/table/verify"
 PLAY="$TEST_SRCDIR/mnk/player/play"
 JSON="$TEST_SRCDIR/mnk/tests/json_get"
+CHECK="$TEST_SRCDIR/mnk/tests/table_check"
 BUILT="$TEST_SRCDIR/mnk/data/3x3k3.mnk"
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
@@ -167,5 +168,19 @@ for i in $(seq 1 6); do
   [ ! -e "$target" ] || cmp -s "$target" "$TMP/new.mnk" ||
     fail "fresh kill $i: a partial table is at $target"
 done
+
+# --- table_check, the proof of big tables, on tic-tac-toe: every sampled
+# position agrees with alpha-beta; those with too many empty cells skipped.
+out=$("$CHECK" --table="$BUILT" --count=1000 --max_empty=6 --search_bits=16)
+expect_eq "table_check exit" 0 $?
+expect_contains "table_check" "3,3,3: 1000 positions checked, 0 disagree" "$out"
+expect_contains "table_check skips" "ply  2: 0 checked, 10 skipped (over 6 empty cells)" "$out"
+"$CHECK" > /dev/null 2> "$TMP/err"
+expect_eq "table_check no table exit" 2 $?
+expect_contains "table_check no table" "--table=FILE is required" "$(cat "$TMP/err")"
+echo "not a table" > "$TMP/not-a-table"
+"$CHECK" --table="$TMP/not-a-table" > /dev/null 2> "$TMP/err"
+expect_eq "table_check not a table exit" 2 $?
+expect_contains "table_check not a table" "is not a table file" "$(cat "$TMP/err")"
 
 finish "solve and verify end-to-end"
