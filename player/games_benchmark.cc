@@ -43,7 +43,7 @@ using Clock = std::chrono::steady_clock;
 struct MoveTime {
   double seconds;
   int ply;
-  bool from_book;
+  bool without_search;
 };
 
 double Percentile(std::vector<double> v, double q) {
@@ -53,8 +53,8 @@ double Percentile(std::vector<double> v, double q) {
 
 // One game from the empty board: the perfect player moves as
 // `perfect_side`, the opponent at random (`rng`) or perfectly (null rng).
-// Appends the times of the perfect player's moves (from the book when the
-// search visited no position).
+// Appends the times of the perfect player's moves (without search: from the
+// book, or settled before any position was searched).
 absl::Status PlayGame(const Oracle& oracle, ConnectSearch& search,
                       int perfect_side, std::mt19937_64* rng,
                       std::vector<MoveTime>* times) {
@@ -84,11 +84,11 @@ absl::Status PlayGame(const Oracle& oracle, ConnectSearch& search,
 
 void Report(const std::string& what, const std::vector<MoveTime>& times) {
   std::vector<double> seconds;
-  int from_book = 0;
+  int without_search = 0;
   MoveTime slowest = times[0];
   for (const MoveTime& t : times) {
     seconds.push_back(t.seconds);
-    from_book += t.from_book;
+    without_search += t.without_search;
     if (t.seconds > slowest.seconds) slowest = t;
   }
   int over = 0;
@@ -97,7 +97,7 @@ void Report(const std::string& what, const std::vector<MoveTime>& times) {
       "%s: %zu moves (%d without search: book or immediate), p50 %.4f s, p99 "
       "%.4f s, max %.4f s "
       "(ply %d), %d over 100 ms\n",
-      what.c_str(), seconds.size(), from_book, Percentile(seconds, 0.5),
+      what.c_str(), seconds.size(), without_search, Percentile(seconds, 0.5),
       Percentile(seconds, 0.99), slowest.seconds, slowest.ply, over);
   std::fflush(stdout);
 }
