@@ -1,15 +1,15 @@
 // The proof of a big table (one too big to solve in a test): random
-// reachable positions of a table file, each against the live alpha-beta
-// search (value, remoteness, and the best move's child), and each against
-// every symmetric image of itself in the same table. Positions with more
-// empty cells than --max_empty are counted, by ply, and skipped: the search
-// would take too long there.
+// reachable positions of a table file with remoteness (full or compressed
+// layout), each against the live alpha-beta search (value, remoteness, and
+// the best move's child), and each against every symmetric image of itself
+// in the same table. Positions with more empty cells than --max_empty are
+// counted, by ply, and skipped: the search would take too long there.
 //
 //   bazel run //tests:table_check -- --table=/work/6x4k4.mnk --max_empty=12
 //
-// Prints the positions checked and skipped by ply and every disagreement
-// (the first ten in full); exits 0 when --count positions were checked and
-// all agree, 1 when one does not, 2 for bad flags or an unreadable table.
+// Prints the positions checked and skipped by ply, and the first ten
+// disagreements and their number; exits 0 when --count positions were checked
+// and all agree, 1 when one does not, 2 for bad flags or an unreadable table.
 #include <chrono>
 #include <cstdio>
 #include <random>
@@ -84,6 +84,14 @@ int Run() {
   const Game& game = table->game();
   const PositionIndex& index = table->index();
   const int cells = game.cells();
+  if (absl::GetFlag(FLAGS_max_empty) < 0 ||
+      absl::GetFlag(FLAGS_max_empty) > cells) {
+    std::fprintf(stderr,
+                 "table_check: --max_empty=%d: expected 0 to %d, the "
+                 "board's cells\n",
+                 absl::GetFlag(FLAGS_max_empty), cells);
+    return 2;
+  }
   AlphaBetaSearch search(game, absl::GetFlag(FLAGS_search_bits));
   std::mt19937_64 random(absl::GetFlag(FLAGS_seed));
   std::uniform_int_distribution<uint64_t> pick(0, index.size() - 1);

@@ -178,6 +178,9 @@ expect_contains "table_check skips" "ply  2: 0 checked, 10 skipped (over 6 empty
 "$CHECK" > /dev/null 2> "$TMP/err"
 expect_eq "table_check no table exit" 2 $?
 expect_contains "table_check no table" "--table=FILE is required" "$(cat "$TMP/err")"
+"$CHECK" --table="$BUILT" --max_empty=-1 > /dev/null 2> "$TMP/err"
+expect_eq "table_check bad max_empty exit" 2 $?
+expect_contains "table_check bad max_empty" "--max_empty=-1: expected 0 to 9" "$(cat "$TMP/err")"
 echo "not a table" > "$TMP/not-a-table"
 "$CHECK" --table="$TMP/not-a-table" > /dev/null 2> "$TMP/err"
 expect_eq "table_check not a table exit" 2 $?
