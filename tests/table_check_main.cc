@@ -69,6 +69,55 @@ bool Agrees(const Table& table, AlphaBetaSearch& search, const Position& p,
   return ok;
 }
 
+// What a sample found: positions checked and skipped, by ply, and how many
+// disagree.
+struct Sample {
+  std::vector<uint64_t> checked, skipped;
+  uint64_t total = 0, wrong = 0;
+};
+
+// --count random reachable positions with at most --max_empty empty cells
+// checked (the first disagreements printed as they are found).
+Sample CheckSample(const Table& table) {
+  const Game& game = table.game();
+  const PositionIndex& index = table.index();
+  const int cells = game.cells();
+  AlphaBetaSearch search(game, absl::GetFlag(FLAGS_search_bits));
+  std::mt19937_64 random(absl::GetFlag(FLAGS_seed));
+  std::uniform_int_distribution<uint64_t> pick(0, index.size() - 1);
+  Sample s{std::vector<uint64_t>(cells + 1), std::vector<uint64_t>(cells + 1)};
+  while (s.total < absl::GetFlag(FLAGS_count)) {
+    const Position p = index.At(pick(random));
+    if (!game.IsReachable(p)) continue;
+    if (cells - p.stones() > absl::GetFlag(FLAGS_max_empty)) {
+      ++s.skipped[p.stones()];
+      continue;
+    }
+    std::string why;
+    if (!Agrees(table, search, p, &why) && ++s.wrong <= kMaxShown) {
+      std::printf("disagrees: %s: table %s\n", game.Format(p).c_str(),
+                  why.c_str());
+    }
+    ++s.checked[p.stones()];
+    ++s.total;
+  }
+  return s;
+}
+
+void Report(const Game& game, const Sample& s, double seconds) {
+  std::printf("%s: %llu positions checked, %llu disagree, %.1f s\n",
+              game.spec().Name().c_str(),
+              static_cast<unsigned long long>(s.total),
+              static_cast<unsigned long long>(s.wrong), seconds);
+  for (int ply = 0; ply <= game.cells(); ++ply) {
+    if (s.checked[ply] + s.skipped[ply] == 0) continue;
+    std::printf("  ply %2d: %llu checked, %llu skipped (over %d empty cells)\n",
+                ply, static_cast<unsigned long long>(s.checked[ply]),
+                static_cast<unsigned long long>(s.skipped[ply]),
+                absl::GetFlag(FLAGS_max_empty));
+  }
+}
+
 int Run() {
   const std::string path = absl::GetFlag(FLAGS_table);
   if (path.empty()) {
@@ -81,9 +130,7 @@ int Run() {
                  table.status().ToString().c_str());
     return 2;
   }
-  const Game& game = table->game();
-  const PositionIndex& index = table->index();
-  const int cells = game.cells();
+  const int cells = table->game().cells();
   if (absl::GetFlag(FLAGS_max_empty) < 0 ||
       absl::GetFlag(FLAGS_max_empty) > cells) {
     std::fprintf(stderr,
@@ -92,44 +139,12 @@ int Run() {
                  absl::GetFlag(FLAGS_max_empty), cells);
     return 2;
   }
-  AlphaBetaSearch search(game, absl::GetFlag(FLAGS_search_bits));
-  std::mt19937_64 random(absl::GetFlag(FLAGS_seed));
-  std::uniform_int_distribution<uint64_t> pick(0, index.size() - 1);
-  std::vector<uint64_t> checked(cells + 1), skipped(cells + 1);
-  uint64_t total = 0, wrong = 0;
   const auto start = std::chrono::steady_clock::now();
-  while (total < absl::GetFlag(FLAGS_count)) {
-    const Position p = index.At(pick(random));
-    if (!game.IsReachable(p)) continue;
-    if (cells - p.stones() > absl::GetFlag(FLAGS_max_empty)) {
-      ++skipped[p.stones()];
-      continue;
-    }
-    std::string why;
-    if (!Agrees(*table, search, p, &why)) {
-      if (++wrong <= kMaxShown) {
-        std::printf("disagrees: %s: table %s\n", game.Format(p).c_str(),
-                    why.c_str());
-      }
-    }
-    ++checked[p.stones()];
-    ++total;
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  std::printf("%s: %llu positions checked, %llu disagree, %.1f s\n",
-              game.spec().Name().c_str(),
-              static_cast<unsigned long long>(total),
-              static_cast<unsigned long long>(wrong), seconds);
-  for (int ply = 0; ply <= cells; ++ply) {
-    if (checked[ply] + skipped[ply] == 0) continue;
-    std::printf("  ply %2d: %llu checked, %llu skipped (over %d empty cells)\n",
-                ply, static_cast<unsigned long long>(checked[ply]),
-                static_cast<unsigned long long>(skipped[ply]),
-                absl::GetFlag(FLAGS_max_empty));
-  }
-  return wrong == 0 ? 0 : 1;
+  const Sample sample = CheckSample(*table);
+  Report(table->game(), sample,
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+             .count());
+  return sample.wrong == 0 ? 0 : 1;
 }
 
 }  // namespace
