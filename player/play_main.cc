@@ -280,7 +280,10 @@ absl::StatusOr<Table> LoadTable(const char* argv0) {
       !s.ok()) {
     return s;
   }
-  if (table->layout() == Layout::kBook) {
+  // A book of a game the search plays goes before the search; any other
+  // (such as solve --layout=book's, every position in play) answers alone.
+  if (table->layout() == Layout::kBook &&
+      ConnectSearch::Plays(table->game().spec()).ok()) {
     return absl::FailedPreconditionError(absl::StrCat(
         Printable(path),
         " is an opening book, not a table: pass it as --book=FILE"));

@@ -23,6 +23,7 @@
 #include "solver/game/game_json.h"
 #include "solver/game/printable.h"
 #include "solver/retrograde/solver.h"
+#include "solver/retrograde/sparse.h"
 #include "table/file_io.h"
 #include "table/layout.h"
 #include "table/write.h"
@@ -37,8 +38,9 @@ ABSL_FLAG(bool, json, false, "print the summary as one JSON object");
 ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
 ABSL_FLAG(int, threads, 0, "worker threads (0: one per core)");
 ABSL_FLAG(std::string, layout, "auto",
-          "full, compact, compressed or auto: auto is full up to 64 MiB, "
-          "else compressed (docs/tables.md)");
+          "full, compact, compressed, book or auto: auto is full up to 64 "
+          "MiB, else compressed; book lists the reachable positions alone, "
+          "for boards whose index is far larger (docs/tables.md)");
 ABSL_FLAG(std::string, memory, "",
           "the most memory the solve may use, e.g. 12G (K, M, G, T: powers "
           "of 1024; default 3/4 of this machine's)");
@@ -184,7 +186,7 @@ absl::StatusOr<LayoutRequest> LayoutFromFlags() {
   if (name != "auto" && !layout.has_value()) {
     return absl::InvalidArgumentError(
         absl::StrCat("--layout=", Printable(name),
-                     ": expected auto, full, compact or compressed"));
+                     ": expected auto, full, compact, compressed or book"));
   }
   const std::string remoteness = absl::GetFlag(FLAGS_remoteness);
   if (!remoteness.empty() && remoteness != "yes" && remoteness != "no") {
@@ -195,6 +197,10 @@ absl::StatusOr<LayoutRequest> LayoutFromFlags() {
     return absl::InvalidArgumentError(
         "--remoteness=no with --layout=full: full tables always keep "
         "remoteness; use --layout=compressed (or leave --layout out)");
+  }
+  if (remoteness == "no" && layout == Layout::kBook) {
+    return absl::InvalidArgumentError(
+        "--remoteness=no with --layout=book: books always keep remoteness");
   }
   if (remoteness == "yes" && layout == Layout::kCompact) {
     return absl::InvalidArgumentError(
@@ -292,6 +298,9 @@ std::string MemoryMessage(const Game& game, const SolveOptions& options) {
       absl::StrAppend(&hint, "; --layout=compact needs ", Bytes(less));
     }
   }
+  absl::StrAppend(&hint,
+                  "; --layout=book needs 9 bytes a reachable position "
+                  "(boards with far fewer positions than indices)");
   return absl::StrCat("solving ", game.spec().Name(), " needs ", Bytes(need),
                       "; the limit is ", Bytes(options.max_bytes),
                       " (--memory)", hint);
@@ -358,8 +367,9 @@ absl::StatusOr<Written> WriteSolution(const Solution& s,
       }
       break;
     }
-    case Layout::kBook:  // a solve never writes one (//solver:book does)
-      assert(false);
+    case Layout::kBook:
+      w.table_bytes = BookTableFileSize(s.book.keys.size());
+      if (!out.empty()) status = WriteBookTable(out, spec, s.book);
       break;
   }
   if (!status.ok()) return status;
@@ -384,10 +394,20 @@ int Main(Cluster& cluster) {
     }
   }
   options->layout = ChooseLayout(*game, *layout, *options, lead);
-  if (SolveBytes(*game, *options) > options->max_bytes) {
+  const bool sparse = options->layout == TableLayout::Book();
+  if (sparse && (!options->work_dir.empty() || cluster.size() > 1)) {
+    return Fail(kExitUsage,
+                "--layout=book is solved in memory by one process: it takes "
+                "no --work-dir and no MPI ranks");
+  }
+  if (!sparse && SolveBytes(*game, *options) > options->max_bytes) {
     return Fail(kExitMemory, MemoryMessage(*game, *options));
   }
-  absl::StatusOr<Solution> solution = Solve(*game, *options);
+  absl::StatusOr<Solution> solution =
+      sparse ? SolveSparse(*game, *options) : Solve(*game, *options);
+  if (sparse && absl::IsResourceExhausted(solution.status())) {
+    return Fail(kExitMemory, solution.status());
+  }
   if (!solution.ok()) return SolveFailed(solution.status(), options->work_dir);
   if (!lead) return kExitOk;  // rank 0 of an MPI solve writes and reports
   absl::StatusOr<Written> written = WriteSolution(*solution, out);
@@ -412,7 +432,7 @@ int RunSolve(int argc, char** argv, Cluster& cluster) {
           "solves an m,n,k game completely and writes its table.\n"
           "  solve --width=M --height=N --k=K [--gravity] [--misere] "
           "[--out=FILE]\n"
-          "        [--layout=auto|full|compact|compressed] "
+          "        [--layout=auto|full|compact|compressed|book] "
           "[--remoteness=yes|no]\n"
           "        [--json] [--quiet] [--threads=T] [--memory=BYTES]\n"
           "        [--work-dir=DIR [--resume]]",

@@ -18,7 +18,7 @@ const char* LayoutName(Layout layout) {
 
 std::optional<Layout> LayoutNamed(absl::string_view name) {
   for (const Layout l :
-       {Layout::kFull, Layout::kCompact, Layout::kCompressed}) {
+       {Layout::kFull, Layout::kCompact, Layout::kCompressed, Layout::kBook}) {
     if (name == LayoutName(l)) return l;
   }
   return std::nullopt;

@@ -30,8 +30,7 @@ enum class Layout : uint8_t {
 
 // "full", "compact", "compressed" or "book"; "unknown" for another byte.
 const char* LayoutName(Layout layout);
-// The layout a name means (of the three a solve writes: not "book"),
-// nullopt for none.
+// The layout a name means, nullopt for none.
 std::optional<Layout> LayoutNamed(absl::string_view name);
 
 class TableLayout {

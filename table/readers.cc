@@ -123,6 +123,9 @@ std::optional<BookEntry> BookReader::Find(const Position& p) const {
 
 absl::StatusOr<Record> BookReader::Probe(const Position& p) const {
   const Game& game = t_->game;
+  if (const std::optional<Value> end = game.Primitive(p)) {
+    return Record{*end, 0, kNoMove};
+  }
   const std::optional<BookEntry> entry = Find(p);
   if (!entry.has_value()) {
     return absl::NotFoundError(

@@ -117,8 +117,8 @@ class BookReader {
   // when the book does not hold it or a page it read is damaged.
   std::optional<BookEntry> Find(const Position& p) const;
   // The record of p when the book holds p and every move's outcome (held,
-  // or over by the rules): the best move by mnk::PolicyScore. kNotFound
-  // otherwise.
+  // or over by the rules): the best move by mnk::PolicyScore; by the rules
+  // when the game is over at p. kNotFound otherwise.
   absl::StatusOr<Record> Probe(const Position& p) const;
   Value ValueOf(const Position& p) const;
   // Entry i's key and record byte, for verify (pages unchecked).

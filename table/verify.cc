@@ -500,7 +500,7 @@ VerifyReport VerifyBook(const Table& table,
   Findings mine;
   uint64_t previous = 0;
   for (uint64_t i = 0; i < book.size(); ++i) {
-    if (progress && i % (1 << 16) == 0) progress(i);
+    if (progress && i % (1 << 16) == 0 && i > 0) progress(1 << 16);
     ++mine.report.indices;
     const uint64_t key = book.Key(i);
     if (key >= table.index().size() || (i > 0 && key <= previous)) {

@@ -35,8 +35,8 @@ struct VerifyReport {
   std::vector<std::string> first_errors;  // up to 10, described
 };
 
-// `progress`, when set, is called now and then with the entries done so far
-// (from any thread).
+// `progress`, when set, is called now and then with the entries done since
+// its last call (from any thread).
 VerifyReport VerifyRecords(const Table& table, int threads,
                            const std::function<void(uint64_t)>& progress = {});
 

@@ -125,6 +125,10 @@ uint64_t CompressedTableFileSize(const std::vector<std::string>& sections) {
   return TableFileBytes(data);
 }
 
+uint64_t BookTableFileSize(uint64_t entries) {
+  return TableFileBytes(kTableHeaderSize + 9 * entries);
+}
+
 std::string SerializeTable(const GameSpec& spec, const RecordView& records,
                            uint64_t reachable) {
   return Collect(

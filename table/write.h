@@ -21,10 +21,12 @@
 namespace mnk {
 
 // The exact byte count of a full table file for `entries` indices, of a
-// compact one, and of a compressed one with these sections.
+// compact one, of a compressed one with these sections, and of a book of
+// `entries` positions.
 uint64_t TableFileSize(uint64_t entries);
 uint64_t CompactTableFileSize(const PositionIndex& index);
 uint64_t CompressedTableFileSize(const std::vector<std::string>& sections);
+uint64_t BookTableFileSize(uint64_t entries);
 
 // The whole file as bytes, checksum included: full, compact, compressed
 // from its sections (table/compressed.h) or from full records.

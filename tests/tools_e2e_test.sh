@@ -85,6 +85,39 @@ expect_eq "compact json" '"draw" null 8 0 9 "loss" null' "$(echo $fields)"
 "$SOLVE" --layout=tiny --quiet > /dev/null 2>&1
 expect_eq "bad layout exit" 1 $?
 
+# --- --layout=book: the reachable positions alone (the sparse solver), for
+# boards whose index is far larger. A free board's book answers as its full
+# table does; a Connect-style board's goes before the search (--book).
+out=$("$SOLVE" --width=4 --height=3 --k=3 --layout=book --quiet --json --out="$TMP/4x3.book.mnk")
+fields=$(printf '%s\n' "$out" | "$JSON" /layout /start_value /start_remoteness /reachable /canonical /index_visits /table_bytes)
+expect_eq "book json" '"book" "win" 7 111973 28275 20088 181040' "$(echo $fields)"
+"$SOLVE" --width=4 --height=3 --k=3 --quiet --out="$TMP/4x3.full.mnk" > /dev/null
+out=$("$VERIFY" --table="$TMP/4x3.book.mnk" --quiet)
+expect_eq "book verify exit" 0 $?
+expect_contains "book verify" "20088 entries, 20088 reachable (header: 20088), 20088 stored records checked" "$out"
+for p in ..../..../.... X.../O.../.... XXX./OO../....; do
+  expect_eq "book answer $p" "$("$PLAY" --table="$TMP/4x3.full.mnk" --position=$p --json)" "$("$PLAY" --table="$TMP/4x3.book.mnk" --position=$p --json)"
+done
+# One column of 40 with gravity: 2.8e11 indices, 41 positions.
+out=$("$SOLVE" --width=1 --height=40 --k=2 --gravity --layout=book --quiet --json --out="$TMP/1x40.mnk")
+fields=$(printf '%s\n' "$out" | "$JSON" /start_value /start_remoteness /reachable /indices)
+expect_eq "1x40 json" '"draw" 40 41 278116364686' "$(echo $fields)"
+"$SOLVE" --width=1 --height=40 --k=2 --gravity --quiet > /dev/null 2> "$TMP/err"
+expect_eq "1x40 dense exit" 4 $?
+expect_contains "1x40 dense hint" "--layout=book needs 9 bytes a reachable position" "$(cat "$TMP/err")"
+out=$("$PLAY" --width=1 --height=40 --k=2 --gravity --book="$TMP/1x40.mnk" --position="$(printf '.%.0s/' $(seq 39)).")
+expect_contains "1x40 play" "draw in 40" "$out"
+"$PLAY" --table="$TMP/1x40.mnk" --position=x > /dev/null 2> "$TMP/err"
+expect_contains "1x40 book as table" "is an opening book, not a table: pass it as --book=FILE" "$(cat "$TMP/err")"
+"$SOLVE" --layout=book --remoteness=no --quiet > /dev/null 2> "$TMP/err"
+expect_eq "book without remoteness exit" 1 $?
+"$SOLVE" --layout=book --work-dir="$TMP/wd" --quiet > /dev/null 2> "$TMP/err"
+expect_eq "book work dir exit" 1 $?
+expect_contains "book work dir" "takes no --work-dir" "$(cat "$TMP/err")"
+"$SOLVE" --width=4 --height=4 --k=4 --layout=book --memory=64K --quiet > /dev/null 2> "$TMP/err"
+expect_eq "book memory exit" 4 $?
+expect_contains "book memory" "in play up to ply" "$(cat "$TMP/err")"
+
 # --- The compressed layout: with and without remoteness; play answers as
 # from the full table, verify re-derives every stored record.
 "$SOLVE" --width=4 --height=4 --k=4 --gravity --quiet --out="$TMP/full.mnk" > /dev/null

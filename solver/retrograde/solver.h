@@ -40,6 +40,7 @@
 #include "solver/parallel/cluster.h"
 #include "table/layout.h"
 #include "table/record.h"
+#include "table/write.h"
 
 namespace mnk {
 
@@ -122,6 +123,9 @@ struct Solution {
   std::vector<uint8_t> compact;  // compact layout: the CompactLayout bytes
   // Compressed layout: the sections of the file, in order.
   std::vector<std::string> sections;
+  // Book layout (SolveSparse, solver/retrograde/sparse.h): every reachable
+  // position in play.
+  BookEntries book;
   SolveStats stats;
 };
 

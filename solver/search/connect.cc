@@ -118,9 +118,7 @@ void* MapTable(size_t bytes) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<ConnectSearch>> ConnectSearch::Create(
-    const Game& game, const ConnectSearchOptions& options) {
-  const GameSpec& spec = game.spec();
+absl::Status ConnectSearch::Plays(const GameSpec& spec) {
   if (!spec.gravity) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the exact search plays Connect-style games (with gravity); ",
@@ -136,6 +134,12 @@ absl::StatusOr<std::unique_ptr<ConnectSearch>> ConnectSearch::Create(
         absl::StrCat("the exact search needs width x (height + 1) <= 64 bits; ",
                      spec.Name(), " needs ", spec.width * (spec.height + 1)));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<ConnectSearch>> ConnectSearch::Create(
+    const Game& game, const ConnectSearchOptions& options) {
+  if (absl::Status s = Plays(game.spec()); !s.ok()) return s;
   if (options.threads < 1 || options.threads > kMaxThreads) {
     return absl::InvalidArgumentError(absl::StrCat(
         "threads is ", options.threads, ": expected 1 to ", kMaxThreads));
