@@ -108,9 +108,8 @@ class ConnectSearch {
   static absl::Status Plays(const GameSpec& spec);
 
   // Refuses, with kInvalidArgument naming why, a game Plays() refuses, or
-  // table_bits out of
-  // [kMinTableBits, kMaxTableBits]; kResourceExhausted when the table's
-  // memory cannot be had.
+  // table_bits out of [kMinTableBits, kMaxTableBits]; kResourceExhausted
+  // when the table's memory cannot be had.
   static absl::StatusOr<std::unique_ptr<ConnectSearch>> Create(
       const Game& game, const ConnectSearchOptions& options = {});
   ~ConnectSearch();
