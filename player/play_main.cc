@@ -280,10 +280,9 @@ absl::StatusOr<Table> LoadTable(const char* argv0) {
       !s.ok()) {
     return s;
   }
-  // A book of a game the search plays goes before the search; any other
-  // (such as solve --layout=book's, every position in play) answers alone.
-  if (table->layout() == Layout::kBook &&
-      ConnectSearch::Plays(table->game().spec()).ok()) {
+  // An opening book goes before the search (solve --layout=book's tables
+  // hold every position in play: they answer alone).
+  if (!table->complete()) {
     return absl::FailedPreconditionError(absl::StrCat(
         Printable(path),
         " is an opening book, not a table: pass it as --book=FILE"));

@@ -46,7 +46,7 @@ Reply ErrorReply(int status, absl::string_view message) {
 }
 
 absl::Status Catalog::Add(std::string source, Table table, bool replace) {
-  if (table.layout() == Layout::kBook) {
+  if (!table.complete()) {
     return absl::FailedPreconditionError(
         absl::StrCat(Printable(source),
                      " is an opening book, not a table: the server answers "

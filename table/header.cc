@@ -56,9 +56,10 @@ absl::StatusOr<std::pair<Game, TableLayout>> GameAndLayout(
   absl::StatusOr<Game> game = Game::Create(spec);
   const Layout layout = static_cast<Layout>(h.layout);
   const bool compressed = layout == Layout::kCompressed;
-  const uint8_t known_flags = TableHeader::kFlagGravity |
-                              TableHeader::kFlagMisere |
-                              (compressed ? TableHeader::kFlagRemoteness : 0);
+  const uint8_t known_flags =
+      TableHeader::kFlagGravity | TableHeader::kFlagMisere |
+      (compressed ? TableHeader::kFlagRemoteness : 0) |
+      (layout == Layout::kBook ? TableHeader::kFlagComplete : 0);
   if (!game.ok() || (h.flags & ~known_flags) != 0 ||
       h.indexing != TableHeader::kIndexingScheme ||
       (layout != Layout::kFull && layout != Layout::kCompact &&
@@ -67,7 +68,8 @@ absl::StatusOr<std::pair<Game, TableLayout>> GameAndLayout(
     return absl::DataLossError(absl::StrFormat(
         "%s has a corrupt header: game %dx%d k=%d flags %d, indexing %d, "
         "layout %d, header size %d; expected a valid game, flags 0 to 3 (0 "
-        "to 7 in layout 3), indexing %d, layout 1 to 4, header size %d",
+        "to 7 in layout 3, 0 to 3 and 8 to 11 in layout 4), indexing %d, "
+        "layout 1 to 4, header size %d",
         source, h.width, h.height, h.k, h.flags, h.indexing, h.layout,
         h.header_size, TableHeader::kIndexingScheme, kTableHeaderSize));
   }
@@ -205,7 +207,13 @@ absl::StatusOr<CheckedHeader> CheckHeader(const uint8_t* data, uint64_t size,
   if (absl::Status s = CheckCounts(h, game, index, source); !s.ok()) return s;
   const DataFields fields = ExpectedDataFields(h, game, layout, index);
   if (absl::Status s = CheckDataFields(h, fields, source); !s.ok()) return s;
-  return CheckedHeader{game, layout, h.reachable, fields.data_bytes,
+  const bool complete = layout.layout() != Layout::kBook ||
+                        (h.flags & TableHeader::kFlagComplete) != 0;
+  return CheckedHeader{game,
+                       layout,
+                       complete,
+                       h.reachable,
+                       fields.data_bytes,
                        TableFileBytes(fields.data_bytes)};
 }
 

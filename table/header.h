@@ -17,7 +17,9 @@
 //   13      1     height n
 //   14      1     k
 //   15      1     flags: bit 0 = gravity, bit 1 = misère, bit 2 = remoteness
-//                 stored (layout 3 only); other bits 0
+//                 stored (layout 3 only), bit 3 = complete: the book holds
+//                 every reachable position in play (layout 4 only, written
+//                 by solve --layout=book); other bits 0
 //   16      1     indexing scheme: 1 = layered shape/pattern ranks
 //                 (solver/index/index.h)
 //   17      1     record layout (table/layout.h): 1 full, 2 compact,
@@ -63,6 +65,7 @@ struct TableHeader {
   static constexpr uint8_t kFlagGravity = 1;
   static constexpr uint8_t kFlagMisere = 2;
   static constexpr uint8_t kFlagRemoteness = 4;  // layout 3 only
+  static constexpr uint8_t kFlagComplete = 8;    // layout 4 only
 
   // The header of a table for `spec` in `layout`, its data fields zero.
   static TableHeader For(const GameSpec& spec, TableLayout layout,
@@ -107,6 +110,7 @@ uint64_t TableFileBytes(uint64_t data_bytes);
 struct CheckedHeader {
   Game game;
   TableLayout layout;
+  bool complete;  // a table; or a book with kFlagComplete
   uint64_t reachable;
   uint64_t data_bytes;  // D: the bytes before the page checksums
   uint64_t file_bytes;  // what the whole file must measure

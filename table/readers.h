@@ -36,6 +36,7 @@ struct TableBytes {
       : game(header.game),
         index(game),
         layout(header.layout),
+        complete(header.complete),
         reachable(header.reachable),
         bytes(std::move(bytes)),
         size(size),
@@ -55,6 +56,7 @@ struct TableBytes {
   const Game game;
   const PositionIndex index;
   const TableLayout layout;
+  const bool complete;
   const uint64_t reachable;
   const std::shared_ptr<const uint8_t> bytes;
   const uint64_t size;

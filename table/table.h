@@ -43,7 +43,8 @@
 // (table/compressed_reader.h).
 //
 // Layout 4 (a book: chosen positions only, such as an opening book of a
-// game too big to tabulate; `reachable` in the header is their number N):
+// game too big to tabulate, or every reachable position in play, flag bit
+// 3 in the header; `reachable` in the header is their number N):
 //   64      8N    keys, ascending: PositionIndex::Index of each position's
 //                 canonical image (Game::Canonical)
 //   64+8N   N     one byte each: the value (bits 7-6) and remoteness (bits
@@ -125,6 +126,9 @@ class Table {
   Layout layout() const { return t_->layout.layout(); }
   // "full", "compact", "compressed" or "book".
   const char* layout_name() const { return t_->layout.name(); }
+  // Whether the table answers every reachable position: true but for an
+  // opening book (a book written by solve --layout=book is complete).
+  bool complete() const { return t_->complete; }
   // Whether probes give remoteness (not from compact tables, nor compressed
   // ones written without it).
   bool has_remoteness() const { return t_->layout.has_remoteness(); }

@@ -145,6 +145,25 @@ TEST_F(TableTest, EachKindOfDamageHasItsOwnError) {
               "a table for 3,3,3, not for the game asked for, 4,4,4");
 }
 
+// A book is complete only with flag bit 3 (solve --layout=book writes it),
+// which no other layout may carry; tables are complete.
+TEST_F(TableTest, OnlyABookMayBeComplete) {
+  EXPECT_TRUE(Table::FromBytes(bytes_)->complete());
+  BookEntries book;  // the empty board alone: a draw in 9
+  book.keys = {0};
+  book.records = {RecordArrays::Details(Value::kDraw, 9)};
+  EXPECT_FALSE(
+      Table::FromBytes(SerializeBookTable({3, 3, 3}, book))->complete());
+  book.complete = true;
+  const std::string complete = SerializeBookTable({3, 3, 3}, book);
+  EXPECT_EQ(complete[15], 8);
+  EXPECT_TRUE(Table::FromBytes(complete)->complete());
+  std::string flagged = bytes_;
+  flagged[15] |= 8;
+  ExpectError(Table::FromBytes(flagged), absl::StatusCode::kDataLoss,
+              "corrupt header");
+}
+
 TEST_F(TableTest, EveryTruncationAndEveryFlippedByteIsRefused) {
   for (size_t n = 0; n < bytes_.size(); ++n) {
     ASSERT_FALSE(Table::FromBytes(bytes_.substr(0, n)).ok()) << n;

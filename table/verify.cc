@@ -468,6 +468,9 @@ std::string BookProblem(const Table& table, const BookReader& book, uint64_t i,
   }
   // With every move's outcome at hand, the record must be the best of them.
   absl::StatusOr<Record> derived = book.Probe(p);
+  if (!derived.ok() && table.complete()) {
+    return "a complete table lacks one of its moves";
+  }
   if (!derived.ok()) return "";  // a leaf: its moves are not in the book
   ++report.checked;
   int best_score = 0;

@@ -96,6 +96,7 @@ void EmitBook(const GameSpec& spec, const BookEntries& book, const Emit& emit) {
   }
   const PositionIndex index(*Game::Create(spec));
   TableHeader h = TableHeader::For(spec, TableLayout::Book(), index.size(), n);
+  if (book.complete) h.flags |= TableHeader::kFlagComplete;
   h.data.book = {kTableHeaderSize, kTableHeaderSize + 8 * n, 0};
   EmitTable(h, {{keys.data(), keys.size()}, {book.records.data(), n}}, emit);
 }

@@ -49,6 +49,8 @@ std::string SerializeCompressedTable(const Game& game,
 struct BookEntries {
   std::vector<uint64_t> keys;
   std::vector<uint8_t> records;
+  bool complete = false;  // every reachable position in play (the header's
+                          // kFlagComplete)
 };
 std::string SerializeBookTable(const GameSpec& spec, const BookEntries& book);
 

@@ -86,8 +86,8 @@ expect_eq "compact json" '"draw" null 8 0 9 "loss" null' "$(echo $fields)"
 expect_eq "bad layout exit" 1 $?
 
 # --- --layout=book: the reachable positions alone (the sparse solver), for
-# boards whose index is far larger. A free board's book answers as its full
-# table does; a Connect-style board's goes before the search (--book).
+# boards whose index is far larger: a table (complete, unlike an opening
+# book) that answers as the full table does, and verify checks.
 out=$("$SOLVE" --width=4 --height=3 --k=3 --layout=book --quiet --json --out="$TMP/4x3.book.mnk")
 fields=$(printf '%s\n' "$out" | "$JSON" /layout /start_value /start_remoteness /reachable /canonical /index_visits /table_bytes)
 expect_eq "book json" '"book" "win" 7 111973 28275 20088 181040' "$(echo $fields)"
@@ -107,8 +107,8 @@ expect_eq "1x40 dense exit" 4 $?
 expect_contains "1x40 dense hint" "--layout=book needs 9 bytes a reachable position" "$(cat "$TMP/err")"
 out=$("$PLAY" --width=1 --height=40 --k=2 --gravity --book="$TMP/1x40.mnk" --position="$(printf '.%.0s/' $(seq 39)).")
 expect_contains "1x40 play" "draw in 40" "$out"
-"$PLAY" --table="$TMP/1x40.mnk" --position=x > /dev/null 2> "$TMP/err"
-expect_contains "1x40 book as table" "is an opening book, not a table: pass it as --book=FILE" "$(cat "$TMP/err")"
+out=$("$PLAY" --table="$TMP/1x40.mnk" --position="$(printf './%.0s' $(seq 38))O/X")
+expect_contains "1x40 table" "draw in 38" "$out"
 "$SOLVE" --layout=book --remoteness=no --quiet > /dev/null 2> "$TMP/err"
 expect_eq "book without remoteness exit" 1 $?
 "$SOLVE" --layout=book --work-dir="$TMP/wd" --quiet > /dev/null 2> "$TMP/err"

@@ -104,6 +104,7 @@ class SparseSolver {
   // The layers one after the other: the book's keys, ascending.
   BookEntries TakeEntries() {
     BookEntries book;
+    book.complete = true;
     book.keys.reserve(listed_ + 1);
     book.records.reserve(listed_ + 1);
     for (Layer& layer : layers_) {
