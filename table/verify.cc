@@ -99,10 +99,15 @@ Expected Derive(const Table& table, const Position& p,
   return {expected, ""};
 }
 
-// Errors found by one thread, merged into the report under a lock.
+// Errors found by one thread in a chunk, merged into the report under a
+// lock.
 struct Findings {
   VerifyReport report;
   std::vector<std::string> errors;
+  // The entries of its layer the chunk covers, [first, first + entries),
+  // and a compressed layer's move symbols for them once decoded.
+  uint64_t first = 0, entries = 0;
+  std::vector<uint8_t> moves;
   void Add(uint64_t i, const Game& game, const Position& p,
            const std::string& problem) {
     ++report.errors;
@@ -138,6 +143,8 @@ void ForLayer(const Table& table, int stones, int threads, VerifyReport& total,
   ParallelChunks(index.shapes(stones), chunk, threads,
                  [&](uint64_t begin, uint64_t end, int) {
                    Findings mine;
+                   mine.first = begin * patterns;
+                   mine.entries = (end - begin) * patterns;
                    LayerWalker walker(table.game(), index, stones);
                    walker.Walk(begin, end, [&](uint64_t i, const Position& p) {
                      visit(mine, walker, i, p);
@@ -172,12 +179,13 @@ Value PackedValue(uint8_t packed) {
 }
 int PackedRemoteness(uint8_t packed) { return packed & kMaxRemoteness; }
 
-// A compressed table, layer by layer from the last: the stored records of
-// even layer s + 2 decoded into memory (a byte an entry), the value and
+// A compressed table, layer by layer from the last: the value and
 // remoteness of every stored-canonical position of odd layer s + 1 derived
-// from them (a byte an entry), then every stored record of layer s decoded
-// and checked against its children. Memory: about five bytes an entry of
-// three consecutive layers; work: one pass over each layer, in which only
+// (a byte an entry) from even layer s + 2's stored records (decoded into
+// memory, a byte an entry), which are then let go; then layer s's stored
+// records decoded and checked against their children, its moves a chunk at
+// a time. Memory: a byte an entry of two consecutive layers (6,4,4: 1.8e10
+// bytes at layers 16 and 17); work: one pass over each layer, in which only
 // canonical positions are looked at closely (the reachable count adds up
 // their images). reachable_orbit(i, p): the size of p's symmetry class
 // when p is reachable and canonical; -1 when p is not canonical (and may be
@@ -200,15 +208,15 @@ class CompressedVerifier {
   VerifyReport Run() {
     const int top = game_.cells() - game_.cells() % 2;
     for (int stones = top; stones >= 0; stones -= 2) {
-      if (!DecodeLayer(stones)) {
+      if (stones < game_.cells()) DeriveOddLayer(stones + 1);
+      above_.reset();
+      if (!DecodeLayer(stones) || !CheckLayer(stones)) {
         ++total_.errors;
         total_.first_errors.push_back(absl::StrCat(
             "layer ", stones, ": its sections are damaged",
             table_.CheckAll().ok() ? "" : " (a page fails its checksum)"));
         break;
       }
-      if (stones < game_.cells()) DeriveOddLayer(stones + 1);
-      CheckLayer(stones);
       above_ = std::move(values_);
     }
     return total_;
@@ -251,27 +259,24 @@ class CompressedVerifier {
     return result;
   }
 
-  // Layer `stones`' stored records into values_ (value and remoteness
-  // packed) and moves_, in chunks of whole blocks. False when a section is
-  // damaged.
+  // Layer `stones`' stored values and remoteness into values_ (packed), in
+  // chunks of whole blocks. False when a section is damaged.
   bool DecodeLayer(int stones) {
     const uint64_t size = index_.layer_size(stones);
     // Not zeroed: Decode sets every entry.
     values_.reset(new uint8_t[size]);
-    moves_.reset(new uint8_t[size]);
-    std::unique_ptr<uint8_t[]> remoteness(
-        new uint8_t[has_remoteness_ ? size : 0]);
     std::atomic<bool> decoded{true};
     ParallelChunks(size, kChunk, threads_, [&](uint64_t b, uint64_t e, int) {
+      std::vector<uint8_t> remoteness(has_remoteness_ ? e - b : 0);
       if (!sections_.value_reader(stones).Decode(b, e, &values_[b]) ||
-          !sections_.move_reader(stones).Decode(b, e, &moves_[b]) ||
-          (has_remoteness_ &&
-           !sections_.remoteness_reader(stones).Decode(b, e, &remoteness[b]))) {
+          (has_remoteness_ && !sections_.remoteness_reader(stones).Decode(
+                                  b, e, remoteness.data()))) {
         decoded = false;
       }
       for (uint64_t j = b; j < e; ++j) {
-        values_[j] = RecordArrays::Details(static_cast<Value>(values_[j] + 1),
-                                           has_remoteness_ ? remoteness[j] : 0);
+        values_[j] =
+            RecordArrays::Details(static_cast<Value>(values_[j] + 1),
+                                  has_remoteness_ ? remoteness[j - b] : 0);
       }
     });
     return decoded;
@@ -280,6 +285,7 @@ class CompressedVerifier {
   // Odd layer `stones` from the layer above (above_), into odd_.
   void DeriveOddLayer(int stones) {
     const uint64_t offset = index_.layer_offset(stones);
+    std::vector<uint8_t>().swap(odd_);  // layer s + 3's: let go first
     odd_.assign(index_.layer_size(stones), 0);
     const uint64_t above_offset =
         stones + 1 <= game_.cells() ? index_.layer_offset(stones + 1) : 0;
@@ -309,27 +315,39 @@ class CompressedVerifier {
   }
 
   // Every stored record of even layer `stones` against its children in
-  // odd_.
-  void CheckLayer(int stones) {
+  // odd_, each chunk's move symbols decoded as it starts. False when the
+  // move section is damaged.
+  bool CheckLayer(int stones) {
     const uint64_t offset = index_.layer_offset(stones);
-    ForLayer(table_, stones, threads_, total_, progress_,
-             [&](Findings& mine, LayerWalker&, uint64_t i, const Position& p) {
-               ++mine.report.indices;
-               const uint64_t e = i - offset;
-               const int orbit = reachable_orbit_(i, p);
-               if (orbit < 0) {
-                 // Not canonical: its image's record, for the odd layer
-                 // below (the image's entry is never written here).
-                 values_[e] = values_[Entry(p)];
-                 return;
-               }
-               if (orbit == 0) return;
-               mine.report.reachable += orbit;
-               if (game_.IsTerminal(p)) return;
-               ++mine.report.checked;
-               const std::string problem = Problem(p, values_[e], moves_[e]);
-               if (!problem.empty()) mine.Add(i, game_, p, problem);
-             });
+    std::atomic<bool> decoded{true};
+    ForLayer(
+        table_, stones, threads_, total_, progress_,
+        [&](Findings& mine, LayerWalker&, uint64_t i, const Position& p) {
+          ++mine.report.indices;
+          const uint64_t e = i - offset;
+          const int orbit = reachable_orbit_(i, p);
+          if (orbit < 0) {
+            // Not canonical: its image's record, for the odd layer
+            // below (the image's entry is never written here).
+            values_[e] = values_[Entry(p)];
+            return;
+          }
+          if (orbit == 0) return;
+          mine.report.reachable += orbit;
+          if (game_.IsTerminal(p)) return;
+          ++mine.report.checked;
+          if (mine.moves.empty()) {
+            mine.moves.resize(mine.entries);
+            if (!sections_.move_reader(stones).Decode(
+                    mine.first, mine.first + mine.entries, mine.moves.data())) {
+              decoded = false;
+            }
+          }
+          const std::string problem =
+              Problem(p, values_[e], mine.moves[e - mine.first]);
+          if (!problem.empty()) mine.Add(i, game_, p, problem);
+        });
+    return decoded;
   }
 
   // What is wrong with the stored record of `p` (packed value and
@@ -385,9 +403,9 @@ class CompressedVerifier {
   const ReachableOrbit& reachable_orbit_;
   const std::function<void(uint64_t)>& progress_;
   VerifyReport total_;
-  // Layer s + 2's stored value and remoteness, packed (empty past the end);
-  // layer s's, and its move symbols; odd layer s + 1's derived records.
-  std::unique_ptr<uint8_t[]> above_, values_, moves_;
+  // Layer s + 2's stored value and remoteness, packed (empty past the end,
+  // and once odd layer s + 1's records are derived from it); layer s's.
+  std::unique_ptr<uint8_t[]> above_, values_;
   std::vector<uint8_t> odd_;
 };
 
