@@ -105,8 +105,8 @@ class SparseSolver {
   BookEntries TakeEntries() {
     BookEntries book;
     book.complete = true;
-    book.keys.reserve(listed_ + 1);
-    book.records.reserve(listed_ + 1);
+    book.keys.reserve(listed_);
+    book.records.reserve(listed_);
     for (Layer& layer : layers_) {
       assert(book.keys.empty() || layer.keys.empty() ||
              book.keys.back() < layer.keys.front());

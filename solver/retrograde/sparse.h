@@ -21,7 +21,8 @@
 // the other are the book's ascending keys.
 //
 // Memory: 9 bytes a canonical position in play (its key and record), plus 8
-// bytes a child of the layer being listed; one thread.
+// bytes a child of the layer being listed, and up to twice the 9 bytes while
+// the layers are joined into the book at the end; one thread.
 #ifndef MNK_SOLVER_RETROGRADE_SPARSE_H_
 #define MNK_SOLVER_RETROGRADE_SPARSE_H_
 
