@@ -118,7 +118,9 @@ void* MapTable(size_t bytes) {
 
 }  // namespace
 
-absl::Status ConnectSearch::Plays(const GameSpec& spec) {
+absl::StatusOr<std::unique_ptr<ConnectSearch>> ConnectSearch::Create(
+    const Game& game, const ConnectSearchOptions& options) {
+  const GameSpec& spec = game.spec();
   if (!spec.gravity) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the exact search plays Connect-style games (with gravity); ",
@@ -134,12 +136,6 @@ absl::Status ConnectSearch::Plays(const GameSpec& spec) {
         absl::StrCat("the exact search needs width x (height + 1) <= 64 bits; ",
                      spec.Name(), " needs ", spec.width * (spec.height + 1)));
   }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<std::unique_ptr<ConnectSearch>> ConnectSearch::Create(
-    const Game& game, const ConnectSearchOptions& options) {
-  if (absl::Status s = Plays(game.spec()); !s.ok()) return s;
   if (options.threads < 1 || options.threads > kMaxThreads) {
     return absl::InvalidArgumentError(absl::StrCat(
         "threads is ", options.threads, ": expected 1 to ", kMaxThreads));

@@ -103,13 +103,10 @@ class ConnectSearch {
   // below kMinTableBits when too little.
   static int TableBitsFor(uint64_t bytes);
 
-  // kInvalidArgument naming why unless the search plays `spec`: gravity,
-  // the normal game, a board of at most 64 bits as drawn above.
-  static absl::Status Plays(const GameSpec& spec);
-
-  // Refuses, with kInvalidArgument naming why, a game Plays() refuses, or
-  // table_bits out of [kMinTableBits, kMaxTableBits]; kResourceExhausted
-  // when the table's memory cannot be had.
+  // Refuses, with kInvalidArgument naming why, a game without gravity, a
+  // misère game, a board over 64 bits as drawn above, or table_bits out of
+  // [kMinTableBits, kMaxTableBits]; kResourceExhausted when the table's
+  // memory cannot be had.
   static absl::StatusOr<std::unique_ptr<ConnectSearch>> Create(
       const Game& game, const ConnectSearchOptions& options = {});
   ~ConnectSearch();
