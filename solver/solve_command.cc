@@ -146,10 +146,11 @@ std::string Json(const Solution& s, const Written& w) {
       {"index_visits", st.index_visits},
       {"peak_rss_bytes", PeakRssBytes()},
   };
-  if (st.tiers_solved + st.tiers_loaded > 0) {
+  if (st.tiers_solved + st.tiers_loaded + st.layers_loaded > 0) {
     j["tiers"] = {{"solved", st.tiers_solved},
                   {"loaded", st.tiers_loaded},
-                  {"redone", st.tiers_redone}};
+                  {"redone", st.tiers_redone},
+                  {"layers_loaded", st.layers_loaded}};
   }
   if (w.sections.values > 0) {
     j["section_bits_per_position"] = {
@@ -320,12 +321,14 @@ int SolveFailed(const absl::Status& status, const std::string& work_dir) {
     advice = absl::StrCat("; let this user read and write ", work_dir);
   }
   // --resume is advised only where a solve has started (it wrote its
-  // manifest) and nothing else is wrong with the work dir's files.
+  // manifest), nothing else is wrong with the work dir's files and what
+  // it holds can still be resumed.
   struct stat manifest;
   if (!work_dir.empty() &&
       stat(absl::StrCat(work_dir, "/manifest").c_str(), &manifest) == 0 &&
       S_ISREG(manifest.st_mode) &&
-      !absl::StrContains(status.message(), "expected only the regular files")) {
+      !absl::StrContains(status.message(), "expected only the regular files") &&
+      !absl::StrContains(status.message(), "start the solve again")) {
     absl::StrAppend(&advice, advice.empty() ? "; " : ", then ",
                     "the tiers done are kept in ", work_dir,
                     ": run again with --resume");

@@ -25,8 +25,8 @@ for game in "${games[@]}"; do
   n=$((n + 1))
   "$SOLVE" $game --quiet --out="$TMP/plain$n.mnk" > /dev/null \
     || fail "$game: plain solve"
-  "$SOLVE" $game --quiet --out="$TMP/tiers$n.mnk" --work-dir="$TMP/w$n" \
-    --tier-indices=4096 > /dev/null || fail "$game: solve with a work dir"
+  "$SOLVE" $game --quiet --json --out="$TMP/tiers$n.mnk" --work-dir="$TMP/w$n" \
+    --tier-indices=4096 > "$TMP/tiers$n.json" || fail "$game: solve with a work dir"
   cmp -s "$TMP/plain$n.mnk" "$TMP/tiers$n.mnk" \
     || fail "$game: a work dir changed the table"
   # Resuming a finished solve solves nothing and writes the same table.
@@ -36,6 +36,20 @@ for game in "${games[@]}"; do
     "$(printf '%s\n' "$out" | "$JSON" /tiers/solved /tiers/redone | xargs)"
   cmp -s "$TMP/plain$n.mnk" "$TMP/again$n.mnk" || fail "$game: resume differs"
 done
+# A compressed solve keeps each layer done ("D", and "S" for its sections)
+# and removes the tiers nothing reads again: at the end only the empty
+# board's tier is left, and no reachable bits; resumed, it takes the 21
+# layers of 5x4 gravity (17 of 4,4,4) whole.
+for n in 4 5; do
+  expect_eq "game $n: tiers left" "1 0" \
+    "$(ls "$TMP/w$n" | grep -c '^L') $(ls "$TMP/w$n" | grep -c '^R')"
+done
+expect_eq "5x4 gravity: layers done" "21 11" \
+  "$(ls "$TMP/w4" | grep -c '^D') $(ls "$TMP/w4" | grep -c '^S')"
+out=$("$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \
+  --json --out="$TMP/again4.mnk" --work-dir="$TMP/w4" --tier-indices=4096 --resume)
+expect_eq "5x4 gravity: layers taken whole" 21 \
+  "$(printf '%s\n' "$out" | "$JSON" /tiers/layers_loaded)"
 
 # --- MPI: three ranks on this machine, the same bytes as one process.
 if command -v mpirun > /dev/null; then
@@ -50,7 +64,7 @@ if command -v mpirun > /dev/null; then
       || fail "$game: MPI table differs: $(cat "$TMP/mpi_err")"
     # Rank 0 solved only its share of the tiers.
     solved=$(printf '%s\n' "$out" | "$JSON" /tiers/solved)
-    total=$(ls "$TMP/w$n" | grep -c '^L.*\.tier$')
+    total=$("$JSON" /tiers/solved < "$TMP/tiers$n.json")
     [ "$solved" -lt "$total" ] || fail "$game: rank 0 solved $solved of $total tiers"
   done
   # MPI needs a shared work dir.
@@ -106,16 +120,28 @@ kill_and_resume gravity "$TMP/plain4.mnk" --width=5 --height=4 --k=4 --gravity \
   --layout=compressed
 kill_and_resume full "$TMP/plain2.mnk" --width=4 --height=4 --k=3 --misere
 
-# --- A damaged tier is solved again, never trusted.
-dir="$TMP/w4"
+# --- A damaged tier is solved again, never trusted (a full table's work
+# dir keeps every tier).
+dir="$TMP/w2"
 victim=$(ls "$dir" | grep '^L1.*\.tier$' | head -1)
 printf 'x' | dd of="$dir/$victim" bs=1 seek=40 conv=notrunc 2> /dev/null
 : > "$dir/$(ls "$dir" | grep '^L0.*\.tier$' | head -1)"
-out=$("$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \
-  --json --out="$TMP/mended.mnk" --work-dir="$dir" --tier-indices=4096 --resume)
+out=$("$SOLVE" --width=4 --height=4 --k=3 --misere --quiet --json \
+  --out="$TMP/mended.mnk" --work-dir="$dir" --tier-indices=4096 --resume)
 expect_eq "damaged tiers redone" "2 2" \
   "$(printf '%s\n' "$out" | "$JSON" /tiers/solved /tiers/redone | xargs)"
-cmp -s "$TMP/plain4.mnk" "$TMP/mended.mnk" || fail "mended table differs"
+cmp -s "$TMP/plain2.mnk" "$TMP/mended.mnk" || fail "mended table differs"
+# A damaged layer of a compressed solve cannot be solved again (the tiers
+# it came from are gone): the resumed solve says so and writes nothing.
+dir="$TMP/w4"
+printf 'x' | dd of="$dir/D07.tier" bs=1 seek=70 conv=notrunc 2> /dev/null
+"$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \
+  --out="$TMP/lost.mnk" --work-dir="$dir" --tier-indices=4096 --resume \
+  > /dev/null 2> "$TMP/err"
+expect_eq "lost layer exit" 5 $?
+expect_contains "lost layer" "D07 in $dir is lost" "$(cat "$TMP/err")"
+expect_contains "lost layer advice" "start the solve again in an empty work dir" "$(cat "$TMP/err")"
+[ -e "$TMP/lost.mnk" ] && fail "a table was written from a lost layer"
 
 # --- Errors.
 "$SOLVE" --quiet --work-dir="$TMP/w1" > /dev/null 2> "$TMP/err"

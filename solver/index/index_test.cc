@@ -152,7 +152,9 @@ TEST(LayerWalkerTest, WalksOnlyTheReachedIndices) {
           std::vector<uint64_t> visited;
           for (uint64_t begin = 0; begin < size; begin += step) {
             LayerWalker walker(game, index, stones);
-            walker.WalkReached(begin, std::min(size, begin + step), bits.data(),
+            // The bits handed over start at the range's first word.
+            walker.WalkReached(begin, std::min(size, begin + step),
+                               bits.data() + begin / 64, begin / 64,
                                [&](uint64_t i, const Position& p) {
                                  visited.push_back(i);
                                  ExpectWalkerAt(index, walker, i, p);

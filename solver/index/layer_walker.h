@@ -94,15 +94,17 @@ class LayerWalker {
   }
 
   // The same over the layer's indices [begin, end) whose bit is set in
-  // `reached` (bit j % 64 of word j / 64 for the layer's index j): the
-  // others are skipped a 64-bit word at a time, so that an unreachable
-  // index costs next to nothing. A short gap is stepped over, a long one
-  // jumped by unranking.
+  // `reached` (bit j % 64 of word j / 64 - first_word for the layer's index
+  // j: the bits may start at any word of the layer): the others are
+  // skipped a 64-bit word at a time, so that an unreachable index costs
+  // next to nothing. A short gap is stepped over, a long one jumped by
+  // unranking.
   template <typename Visit>
   void WalkReached(uint64_t begin, uint64_t end, const uint64_t* reached,
-                   Visit&& visit) {
+                   uint64_t first_word, Visit&& visit) {
     constexpr uint64_t kMaxSteps = 16;  // a step costs ~1/16 of an unrank
-    uint64_t j = NextReached(reached, begin, end);
+    assert(begin >> 6 >= first_word);
+    uint64_t j = NextReached(reached, first_word, begin, end);
     if (j == end) return;
     uint64_t shape = j / patterns_;
     uint64_t r = j % patterns_;
@@ -111,7 +113,7 @@ class LayerWalker {
     const uint64_t offset = index_.layer_offset(stones_);
     for (;;) {
       visit(offset + j, PositionOf(slots));
-      j = NextReached(reached, j + 1, end);
+      j = NextReached(reached, first_word, j + 1, end);
       if (j == end) return;
       const uint64_t next = j % patterns_;
       if (j / patterns_ != shape) {
@@ -127,15 +129,16 @@ class LayerWalker {
     }
   }
 
-  // The first j in [from, end) with bit j set, or `end`.
-  static uint64_t NextReached(const uint64_t* bits, uint64_t from,
-                              uint64_t end) {
+  // The first j in [from, end) with bit j set (bit j % 64 of
+  // bits[j / 64 - first_word]), or `end`.
+  static uint64_t NextReached(const uint64_t* bits, uint64_t first_word,
+                              uint64_t from, uint64_t end) {
     if (from >= end) return end;
     uint64_t w = from >> 6;
-    uint64_t word = bits[w] & (~uint64_t{0} << (from & 63));
+    uint64_t word = bits[w - first_word] & (~uint64_t{0} << (from & 63));
     while (word == 0) {
       if (++w << 6 >= end) return end;
-      word = bits[w];
+      word = bits[w - first_word];
     }
     return std::min(end, (w << 6) + absl::countr_zero(word));
   }

@@ -120,10 +120,10 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
   if (!options.work_dir.empty()) {
     // The tiers of the layer below that one tier reads (a few a playable
     // cell), a tier's payload three times over (built, compressed, read
-    // back), two layers' reachable bits.
+    // back), the next layer's reachable bits in the forward pass.
     const uint64_t tier = std::min(widest, options.tier_indices);
     return records + (2 * game.cells() + 15) * tier +
-           (forward ? widest / 4 : 0);
+           (forward ? widest / 8 : 0);
   }
   // Compressed: the symbols of one even layer (value, move, remoteness);
   // the encoded sections are small beside them.
@@ -185,7 +185,7 @@ Counts ReadCounts(const char* p) {
 // What a solve's work dir is for: a resumed solve must match it.
 std::string Manifest(const Game& game, const SolveOptions& options) {
   return absl::StrFormat(
-      "mnk solve tiers 2\ngame %s\nlayout %s\nremoteness %s\n"
+      "mnk solve tiers 3\ngame %s\nlayout %s\nremoteness %s\n"
       "tier_indices %d\nforward_reachability %s\n",
       game.spec().Name(), options.layout.name(),
       // "yes" for compact tables too, as the work dirs of earlier versions
@@ -198,6 +198,14 @@ std::string Manifest(const Game& game, const SolveOptions& options) {
 // first), [first, first + count) of the whole index.
 struct Range {
   uint64_t begin, end, first, count;
+};
+
+// A layer's reachable bits, or a tier's of them: bit j % 64 of
+// words[j / 64 - first_word] for the layer's index j. Null words: no
+// forward pass, every index is tested by the rules (Game::CheckLines).
+struct Reached {
+  const uint64_t* words = nullptr;
+  uint64_t first_word = 0;
 };
 
 // The bytes of the layer below, as the solver reads its children: one array
@@ -267,7 +275,10 @@ struct KeepSymbols {  // compressed even layers: canonical positions not over
 //   n bytes    full layout only: each index's best move (kNoMove: none)
 //   2n or 3n   compressed layout, even layers only: the symbols of its
 //              entries (CompressedLayerBuilder::Slice)
-// and "R<layer>" (gravity) holds a layer's reachable bits, one an index.
+// "R<layer>-T<tier>" (gravity) holds a tier's reachable bits, one an index
+// (the words holding them: PutReachTier), "M<layer>" says a layer's are all
+// there; and compressed solves keep "S<layer>" and "D<layer>" for each
+// layer done (PutDoneLayer).
 class LayeredSolver {
  public:
   LayeredSolver(const SolveOptions& options, Solution& solution,
@@ -278,6 +289,7 @@ class LayeredSolver {
         table_layout_(options.layout),
         forward_(!game_.reachability_is_local() ||
                  options.forward_reachability),
+        drops_(work_dir != nullptr && Keeps(Layout::kCompressed)),
         keep_(cluster.rank() == 0),
         resume_(options.resume),
         threads_(std::max(1, options.threads)),
@@ -292,62 +304,23 @@ class LayeredSolver {
   }
 
   // Step 1 (gravity, or when asked): marks the reachable indices by a
-  // forward pass from the empty board, layer by layer. With a work dir each
-  // layer's bits are written there ("R<layer>") and only two layers' are
-  // held at a time.
+  // forward pass from the empty board, layer by layer. In memory every
+  // layer's bits are kept; with a work dir only the next layer's are held
+  // whole (children land anywhere in it): the layer being expanded is read
+  // a tier at a time, and the next one is written there a tier at a time.
   absl::Status MarkReachable() {
     if (!forward_) return absl::OkStatus();
+    if (work_dir_ != nullptr) return MarkReachableInTiers();
     reached_.assign(game_.cells() + 1, {});
     reached_[0] = {1};  // the empty board
     for (int stones = 0; stones < game_.cells(); ++stones) {
       progress_.SetPhase("marking", stones);
+      progress_.SetTier(1, 1);
       const int next = stones + 1;
-      if (resume_ && work_dir_ != nullptr) {
-        absl::StatusOr<std::string> kept = work_dir_->Get(ReachName(next));
-        const bool found = kept.ok() && kept->size() == Words(next) * 8;
-        if (cluster_.AllOk(found)) {
-          reached_[next].resize(Words(next));
-          std::memcpy(reached_[next].data(), kept->data(), kept->size());
-          DropReach(stones);
-          progress_.Add(index_.layer_size(stones));
-          continue;
-        }
-      }
       ReserveHugePages(reached_[next], Words(next));
       reached_[next].assign(Words(next), 0);
-      const uint64_t* const bits = reached_[stones].data();
-      uint64_t* const next_bits = reached_[next].data();
-      const uint64_t next_offset = index_.layer_offset(next);
-      const int tiers = Tiers(stones);
-      for (int t = 0; t < tiers; ++t) {
-        if (!Mine(stones, t)) continue;
-        progress_.SetTier(t + 1, tiers);
-        const Range r = Tier(stones, t);
-        ForIndices(
-            stones, r.begin, r.end, bits,
-            [&](LayerWalker& walker, uint64_t, const Position& p, Counts&) {
-              if (game_.IsTerminal(p)) return;
-              walker.PrepareChildren();
-              for (Mask s = walker.legal(); s != 0; s &= s - 1) {
-                const uint64_t j =
-                    walker.Child(absl::countr_zero(s)) - next_offset;
-                SetReached(&next_bits[j >> 6], uint64_t{1} << (j & 63));
-              }
-            });
-      }
-      if (cluster_.size() > 1) {
-        cluster_.OrWords(next_bits, reached_[next].size());
-      }
-      absl::Status status;
-      if (work_dir_ != nullptr && keep_) {
-        status = work_dir_->Put(
-            ReachName(next),
-            absl::string_view(reinterpret_cast<const char*>(next_bits),
-                              reached_[next].size() * 8));
-        progress_.SetDisk(work_dir_->bytes_written());
-      }
-      if (absl::Status s = Agree(status); !s.ok()) return s;
-      DropReach(stones);
+      MarkChildren(stones, 0, index_.layer_size(stones),
+                   {reached_[stones].data(), 0}, reached_[next].data());
     }
     return absl::OkStatus();
   }
@@ -356,23 +329,133 @@ class LayeredSolver {
   // every position's record from its children's, which are final.
   absl::Status SolveLayer(int stones) {
     progress_.SetPhase("solving", stones);
-    const uint64_t* reach = nullptr;
-    if (forward_) {
-      absl::StatusOr<const uint64_t*> r = Reach(stones);
-      if (!r.ok()) return Agree(r.status());
-      reach = *r;
-    }
-    absl::Status status = work_dir_ == nullptr
-                              ? SolveLayerInMemory(stones, reach)
-                              : SolveLayerInTiers(stones, reach);
-    DropReach(stones);
+    if (work_dir_ != nullptr) return SolveLayerInTiers(stones);
+    const absl::Status status = SolveLayerInMemory(
+        stones, forward_ ? Reached{reached_[stones].data(), 0} : Reached{});
+    if (forward_) std::vector<uint64_t>().swap(reached_[stones]);
     return status;
   }
 
  private:
+  // Sets the bit in `next_bits` (all of layer stones + 1) of every child
+  // of the positions of indices [begin, end) of layer `stones` that are
+  // reached and not over.
+  void MarkChildren(int stones, uint64_t begin, uint64_t end, Reached reached,
+                    uint64_t* next_bits) {
+    const uint64_t next_offset = index_.layer_offset(stones + 1);
+    ForIndices(stones, begin, end, reached,
+               [&](LayerWalker& walker, uint64_t, const Position& p, Counts&) {
+                 if (game_.IsTerminal(p)) return;
+                 walker.PrepareChildren();
+                 for (Mask s = walker.legal(); s != 0; s &= s - 1) {
+                   const uint64_t j =
+                       walker.Child(absl::countr_zero(s)) - next_offset;
+                   SetReached(&next_bits[j >> 6], uint64_t{1} << (j & 63));
+                 }
+               });
+  }
+
+  // The forward pass with a work dir: this process's tiers of each layer
+  // expanded (their bits read from the work dir), the next layer's bits
+  // joined among the processes, then written by rank 0 a tier at a time
+  // ("R<layer>-T<tier>") with a mark that the layer is whole ("M<layer>").
+  // Resuming, a layer so marked is not marked again.
+  absl::Status MarkReachableInTiers() {
+    for (int stones = 0; stones < game_.cells(); ++stones) {
+      progress_.SetPhase("marking", stones);
+      const int next = stones + 1;
+      if (resume_ && cluster_.AllOk(work_dir_->Has(MarkName(next)))) {
+        progress_.Add(index_.layer_size(stones));
+        continue;
+      }
+      std::vector<uint64_t> next_bits;
+      ReserveHugePages(next_bits, Words(next));
+      next_bits.assign(Words(next), 0);
+      absl::Status status;
+      const int tiers = Tiers(stones);
+      for (int t = 0; t < tiers && status.ok(); ++t) {
+        if (!Mine(stones, t)) continue;
+        progress_.SetTier(t + 1, tiers);
+        const Range r = Tier(stones, t);
+        absl::StatusOr<std::vector<uint64_t>> bits = ReachTier(stones, t);
+        if (!bits.ok()) {
+          status = bits.status();
+          break;
+        }
+        MarkChildren(stones, r.begin, r.end, {bits->data(), r.begin >> 6},
+                     next_bits.data());
+      }
+      if (absl::Status s = Agree(status); !s.ok()) return s;
+      if (cluster_.size() > 1) {
+        cluster_.OrWords(next_bits.data(), next_bits.size());
+      }
+      if (keep_) status = PutReach(next, next_bits);
+      if (absl::Status s = Agree(status); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+  // Layer `stones`' bits written to the work dir a tier at a time, on
+  // every thread, then its mark.
+  absl::Status PutReach(int stones, const std::vector<uint64_t>& bits) {
+    std::vector<absl::Status> statuses(threads_);
+    ParallelChunks(Tiers(stones), 1, threads_,
+                   [&](uint64_t from, uint64_t to, int worker) {
+                     for (uint64_t t = from; t < to; ++t) {
+                       absl::Status s = PutReachTier(stones, t, bits);
+                       if (statuses[worker].ok()) statuses[worker] = s;
+                     }
+                   });
+    progress_.SetDisk(work_dir_->bytes_written());
+    for (const absl::Status& s : statuses) {
+      if (!s.ok()) return s;
+    }
+    return work_dir_->Put(MarkName(stones), "");
+  }
+
+  // Tier t's bits of a layer: the words holding its indices, any bit of
+  // a neighbouring tier in them cleared (tiers of fewer than 64 indices
+  // share words).
+  absl::Status PutReachTier(int stones, uint64_t t,
+                            const std::vector<uint64_t>& bits) const {
+    const Range r = Tier(stones, static_cast<int>(t));
+    std::vector<uint64_t> words(bits.begin() + (r.begin >> 6),
+                                bits.begin() + ((r.end - 1) >> 6) + 1);
+    words.front() &= ~uint64_t{0} << (r.begin & 63);
+    if ((r.end & 63) != 0) words.back() &= ~(~uint64_t{0} << (r.end & 63));
+    return work_dir_->Put(
+        ReachName(stones, static_cast<int>(t)),
+        absl::string_view(reinterpret_cast<const char*>(words.data()),
+                          words.size() * 8));
+  }
+
+  // Tier t's reachable bits of layer `stones`, from the work dir (words
+  // from r.begin / 64 on, as PutReachTier wrote them).
+  absl::StatusOr<std::vector<uint64_t>> ReachTier(int stones, int t) const {
+    if (stones == 0) return std::vector<uint64_t>{1};  // the empty board
+    const Range r = Tier(stones, t);
+    const uint64_t words = ((r.end - 1) >> 6) - (r.begin >> 6) + 1;
+    const std::string name = ReachName(stones, t);
+    absl::StatusOr<std::string> kept = work_dir_->Get(name);
+    if (kept.ok() && kept->size() != words * 8) {
+      kept = absl::DataLossError(
+          absl::StrCat(name, " in ", work_dir_->path(), " has the wrong size"));
+    }
+    if (!kept.ok()) {
+      return absl::DataLossError(absl::StrCat(
+          "the reachable positions of tier ", name, " are lost (",
+          kept.status().message(),
+          "); they cannot be found again from this work dir: start the "
+          "solve again in an empty one"));
+    }
+    std::vector<uint64_t> bits(words);
+    std::memcpy(bits.data(), kept->data(), kept->size());
+    return bits;
+  }
+
   // This process alone, nothing on disk: the layer in one pass, records
   // and symbols stored as each position is solved.
-  absl::Status SolveLayerInMemory(int stones, const uint64_t* reach) {
+  absl::Status SolveLayerInMemory(int stones, Reached reach) {
     progress_.SetTier(1, 1);  // the whole layer at once
     const uint64_t offset = index_.layer_offset(stones);
     // The buffers of the layers two above, reused: their pages are mapped
@@ -416,15 +499,23 @@ class LayeredSolver {
   // layer's tiers back for its counts and the records it keeps; compressed
   // sections are encoded from the tiers in two passes (RunEncoder), so no
   // layer is ever held whole.
-  absl::Status SolveLayerInTiers(int stones, const uint64_t* reach) {
-    if (absl::Status s = Agree(SolveMyTiers(stones, reach)); !s.ok()) return s;
-    if (!keep_) return absl::OkStatus();
-    return GatherLayer(stones);
+  //
+  // Compressed tables keep nothing else in memory: rank 0 writes what it
+  // keeps of a layer to the work dir ("D<layer>") and then drops what no
+  // step needs any more (the tiers of the layer below, the layer's
+  // reachable bits), so that the work dir holds about two layers' tiers.
+  // Resuming, a layer so written is taken from there.
+  absl::Status SolveLayerInTiers(int stones) {
+    if (drops_ && resume_ && cluster_.AllOk(work_dir_->Has(DoneName(stones)))) {
+      return Agree(keep_ ? TakeDoneLayer(stones) : absl::OkStatus());
+    }
+    if (absl::Status s = Agree(SolveMyTiers(stones)); !s.ok()) return s;
+    return Agree(keep_ ? GatherLayer(stones) : absl::OkStatus());
   }
 
   // This process's tiers of layer `stones` solved and written to the work
   // dir (or, resuming, found there whole).
-  absl::Status SolveMyTiers(int stones, const uint64_t* reach) {
+  absl::Status SolveMyTiers(int stones) {
     const int tiers = Tiers(stones);
     absl::Status status;
     std::future<absl::Status> writing;
@@ -445,9 +536,19 @@ class LayeredSolver {
       }
       status = LoadChildren(stones, r);
       if (!status.ok()) break;
+      std::vector<uint64_t> bits;
+      if (forward_) {
+        absl::StatusOr<std::vector<uint64_t>> reach = ReachTier(stones, t);
+        if (!reach.ok()) {
+          status = reach.status();
+          break;
+        }
+        bits = *std::move(reach);
+      }
       // Each tier is compressed and written on a thread of its own while the
       // next one is solved (one write in flight).
-      std::string payload = SolveTier(stones, r, reach);
+      std::string payload = SolveTier(
+          stones, r, forward_ ? Reached{bits.data(), r.begin >> 6} : Reached{});
       status = FinishWrite(writing);
       if (!status.ok()) break;
       writing = std::async(
@@ -495,11 +596,117 @@ class LayeredSolver {
     }
     if (!status.ok()) return status;
     AddCounts(stones, counts);
-    if (!encoders.empty()) {
-      for (RunEncoder& e : encoders) layers_[stones / 2].push_back(e.Finish());
-      if (stones == 0) solution_.sections = ArrangeSections(std::move(layers_));
+    for (RunEncoder& e : encoders) layers_[stones / 2].push_back(e.Finish());
+    if (drops_) {
+      if (absl::Status s = PutDoneLayer(stones, counts); !s.ok()) return s;
+      std::vector<std::string>().swap(layers_[stones / 2]);
+      if (absl::Status s = DropDeadTiers(stones); !s.ok()) return s;
+    }
+    return stones == 0 ? ArrangeLayers() : absl::OkStatus();
+  }
+
+  // What rank 0 keeps of a gathered layer, written to the work dir:
+  //   "S<layer>" (even layers): each of its sections, an 8-byte
+  //              little-endian size and the bytes;
+  //   "D<layer>", written last: its Counts (AppendCounts), then one byte,
+  //              the empty board's layer byte (layer 0; else 0).
+  absl::Status PutDoneLayer(int stones, const Counts& counts) {
+    if (KeepsSymbols(stones)) {
+      std::string sections;
+      for (const std::string& section : layers_[stones / 2]) {
+        char size[8];
+        PutLittleEndian(size, section.size(), 8);
+        sections.append(size, 8);
+        sections.append(section);
+      }
+      if (absl::Status s = work_dir_->Put(SectionsName(stones), sections);
+          !s.ok()) {
+        return s;
+      }
+    }
+    std::string done;
+    AppendCounts(counts, &done);
+    const SolveStats& stats = solution_.stats;
+    done.push_back(stones == 0 ? static_cast<char>(RecordArrays::Details(
+                                     stats.start_value, stats.start_remoteness))
+                               : '\0');
+    absl::Status status = work_dir_->Put(DoneName(stones), done);
+    progress_.SetDisk(work_dir_->bytes_written());
+    return status;
+  }
+
+  // Resuming: a layer PutDoneLayer wrote, taken back (its counts; its
+  // sections are read at the end).
+  absl::Status TakeDoneLayer(int stones) {
+    absl::StatusOr<std::string> done = work_dir_->Get(DoneName(stones));
+    if (done.ok() && done->size() != kCountBytes + 1) {
+      done = absl::DataLossError("the wrong size");
+    }
+    if (!done.ok()) return LostLayer(DoneName(stones), done.status());
+    AddCounts(stones, ReadCounts(done->data()));
+    ++solution_.stats.layers_loaded;
+    progress_.Add(index_.layer_size(stones));
+    if (stones == 0) {
+      const uint8_t start = static_cast<uint8_t>((*done)[kCountBytes]);
+      solution_.stats.start_value =
+          static_cast<Value>(start >> kRemotenessBits);
+      solution_.stats.start_remoteness = start & kMaxRemoteness;
+    }
+    if (absl::Status s = DropDeadTiers(stones); !s.ok()) return s;
+    return stones == 0 ? ArrangeLayers() : absl::OkStatus();
+  }
+
+  // Once layer `stones` is done: the tiers of the layer below (nothing
+  // reads them again) and the layer's reachable bits removed. Again on
+  // resuming, for what a killed run left.
+  absl::Status DropDeadTiers(int stones) {
+    for (int t = 0; forward_ && t < Tiers(stones); ++t) {
+      if (absl::Status s = work_dir_->Remove(ReachName(stones, t)); !s.ok()) {
+        return s;
+      }
+    }
+    for (int t = 0; stones < game_.cells() && t < Tiers(stones + 1); ++t) {
+      if (absl::Status s = work_dir_->Remove(TierName(stones + 1, t));
+          !s.ok()) {
+        return s;
+      }
     }
     return absl::OkStatus();
+  }
+
+  // Compressed, after layer 0: the file's sections from every even
+  // layer's (read back from the work dir, where they were dropped).
+  absl::Status ArrangeLayers() {
+    if (!Keeps(Layout::kCompressed)) return absl::OkStatus();
+    for (int stones = 0; drops_ && stones <= game_.cells(); stones += 2) {
+      const std::string name = SectionsName(stones);
+      absl::StatusOr<std::string> kept = work_dir_->Get(name);
+      if (!kept.ok()) return LostLayer(name, kept.status());
+      absl::string_view rest = *kept;
+      while (rest.size() >= 8) {
+        const uint64_t size = GetLittleEndian(rest.data(), 8);
+        if (size > rest.size() - 8) break;
+        layers_[stones / 2].emplace_back(rest.substr(8, size));
+        rest.remove_prefix(8 + size);
+      }
+      if (!rest.empty() || layers_[stones / 2].size() !=
+                               CompressedLayerBuilder::Encoders(
+                                   game_, table_layout_.has_remoteness())
+                                   .size()) {
+        return LostLayer(name, absl::DataLossError("not a layer's sections"));
+      }
+    }
+    solution_.sections = ArrangeSections(std::move(layers_));
+    return absl::OkStatus();
+  }
+
+  // A layer's file that should be in the work dir but is not, or damaged:
+  // the tiers it came from are gone.
+  absl::Status LostLayer(const std::string& name, const absl::Status& why) {
+    return absl::DataLossError(absl::StrCat(
+        name, " in ", work_dir_->path(), " is lost (", why.message(),
+        "); the tiers it came from are gone: start the solve again in an "
+        "empty work dir"));
   }
 
   // Reads the tiers of layer stones + 1 that hold the children of tier `r`
@@ -568,7 +775,7 @@ class LayeredSolver {
 
   // Solves tier `r` of layer `stones` (its children loaded): its payload for
   // the work dir.
-  std::string SolveTier(int stones, const Range& r, const uint64_t* reach) {
+  std::string SolveTier(int stones, const Range& r, Reached reach) {
     std::string payload(PayloadBytes(stones, r), '\0');
     uint8_t* const bytes = reinterpret_cast<uint8_t*>(&payload[kCountBytes]);
     uint8_t* const moves = bytes + r.count;  // full layout only
@@ -631,9 +838,9 @@ class LayeredSolver {
   // bytes[i - base], and what the layout keeps besides into `keep` (one of
   // the Keep* types above).
   template <typename Children, typename Keep>
-  Counts SolveIndices(int stones, uint64_t begin, uint64_t end,
-                      const uint64_t* reach, const Children& children,
-                      uint8_t* bytes, uint64_t base, Keep keep) {
+  Counts SolveIndices(int stones, uint64_t begin, uint64_t end, Reached reach,
+                      const Children& children, uint8_t* bytes, uint64_t base,
+                      Keep keep) {
     // Copies: byte stores could alias the members, which would then be
     // reloaded for every position.
     return ForIndices(
@@ -641,7 +848,7 @@ class LayeredSolver {
         [&, children, bytes, base, reach, keep, game = &game_](
             LayerWalker& walker, uint64_t i, const Position& p, Counts& c) {
           std::optional<Value> end;
-          if (reach != nullptr) {
+          if (reach.words != nullptr) {
             end = game->Primitive(p);
           } else if (game->CheckLines(p, &end) != Illegal::kLegal) {
             return;
@@ -663,31 +870,17 @@ class LayeredSolver {
   uint64_t Words(int stones) const {
     return (index_.layer_size(stones) + 63) / 64;
   }
-  static std::string ReachName(int stones) {
-    return absl::StrFormat("R%02d", stones);
+  static std::string ReachName(int stones, int t) {
+    return absl::StrFormat("R%02d-T%06d", stones, t);
   }
-  // Layer `stones`' reachable bits, read back from the work dir if dropped.
-  absl::StatusOr<const uint64_t*> Reach(int stones) {
-    std::vector<uint64_t>& bits = reached_[stones];
-    if (bits.empty() && stones == 0) bits = {1};
-    if (bits.empty() && Words(stones) > 0) {
-      absl::StatusOr<std::string> kept = work_dir_->Get(ReachName(stones));
-      if (!kept.ok()) return kept.status();
-      if (kept->size() != Words(stones) * 8) {
-        return absl::DataLossError(
-            absl::StrCat(ReachName(stones), " in ", work_dir_->path(),
-                         " has the wrong size for this solve"));
-      }
-      bits.resize(Words(stones));
-      std::memcpy(bits.data(), kept->data(), kept->size());
-    }
-    return bits.data();
+  static std::string MarkName(int stones) {
+    return absl::StrFormat("M%02d", stones);
   }
-  // With a work dir, a layer's bits are not kept once used.
-  void DropReach(int stones) {
-    if (work_dir_ != nullptr && forward_) {
-      std::vector<uint64_t>().swap(reached_[stones]);
-    }
+  static std::string DoneName(int stones) {
+    return absl::StrFormat("D%02d", stones);
+  }
+  static std::string SectionsName(int stones) {
+    return absl::StrFormat("S%02d", stones);
   }
 
   int Tiers(int stones) const {
@@ -730,8 +923,8 @@ class LayeredSolver {
   // `reached` only over those whose bit is set there (LayerWalker::
   // WalkReached), in chunks shared out among the threads.
   template <typename Visit>
-  Counts ForIndices(int stones, uint64_t begin, uint64_t end,
-                    const uint64_t* reached, Visit&& visit) {
+  Counts ForIndices(int stones, uint64_t begin, uint64_t end, Reached reached,
+                    Visit&& visit) {
     // 64K positions a chunk; small ranges run on the calling thread.
     constexpr uint64_t kChunk = uint64_t{1} << 16;
     std::vector<Counts> counts(threads_);
@@ -744,8 +937,9 @@ class LayeredSolver {
                        ++visits;
                        visit(walker, i, p, mine);
                      };
-                     if (reached != nullptr) {
-                       walker.WalkReached(begin + from, begin + to, reached,
+                     if (reached.words != nullptr) {
+                       walker.WalkReached(begin + from, begin + to,
+                                          reached.words, reached.first_word,
                                           one);
                      } else {
                        walker.WalkIndices(begin + from, begin + to, one);
@@ -852,6 +1046,9 @@ class LayeredSolver {
   Solution& solution_;
   const TableLayout table_layout_;  // what the table keeps
   const bool forward_;
+  // With a work dir, compressed: layers done are kept there, not in memory,
+  // and tiers no longer needed are removed (SolveLayerInTiers).
+  const bool drops_;
   const bool keep_;  // this process keeps records, sections and stats
   const bool resume_;
   const int threads_;

@@ -22,7 +22,10 @@
 // consecutive indices. With a work dir every solved tier is
 // written there (its layer bytes, counts, and what the layout keeps), so a
 // killed solve resumes from the tiers done, and MPI ranks share a layer's
-// tiers out. The table is the same bytes however the tiers fell.
+// tiers out; a compressed solve keeps each layer done there too and
+// removes the tiers nothing reads again, so the disk holds about two
+// layers' tiers and the reachable bits of the layers still to solve. The
+// table is the same bytes however the tiers fell.
 //
 // Best move policy (PolicyScore in solver/game/policy.h): best value for the
 // side to move, then the fewest plies to a win or the most plies to a loss,
@@ -97,6 +100,9 @@ struct SolveStats {
   // Tiers this process solved, took from the work dir, and found damaged
   // there (so solved again).
   uint64_t tiers_solved = 0, tiers_loaded = 0, tiers_redone = 0;
+  // Layers a compressed solve with a work dir took whole from there (done
+  // before it was resumed).
+  uint64_t layers_loaded = 0;
   // Indices this process stopped at in the forward pass and the solve: with
   // gravity only the reachable ones (the others are skipped a word of
   // reachable bits at a time), without gravity every index (a local test
@@ -138,8 +144,10 @@ struct Solution {
 // (no work dir), plus one byte a position of the two widest adjacent layers,
 // three of the widest even layer for compressed symbols, and with gravity
 // one bit an index for reachability. With a work dir, plus the tiers of the
-// layer below that the tier being solved reads, a few tiers' payloads and
-// two layers' reachable bits.
+// layer below that the tier being solved reads, a few tiers' payloads and,
+// with gravity, one layer's reachable bits (the forward pass); a compressed
+// solve's sections stay in the work dir until the end, when all of them
+// are read back for the table (about the table's size).
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 
 // The bytes Solve() would need (it refuses more than options.max_bytes).

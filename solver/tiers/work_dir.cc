@@ -199,6 +199,15 @@ bool WorkDir::Has(const std::string& name) const {
   return stat(FileName(name).c_str(), &st) == 0;
 }
 
+absl::Status WorkDir::Remove(const std::string& name) const {
+  const std::string file = FileName(name);
+  if (unlink(file.c_str()) != 0 && errno != ENOENT) {
+    return absl::InternalError(
+        absl::StrCat("cannot remove ", file, ": ", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> WorkDir::Get(const std::string& name) const {
   const std::string file = FileName(name);
   absl::StatusOr<std::string> bytes = ReadFile(file);

@@ -69,6 +69,9 @@ class WorkDir {
   // damaged, cut short or from another solve.
   absl::StatusOr<std::string> Get(const std::string& name) const;
   bool Has(const std::string& name) const;
+  // Deletes tier `name` once no step needs it any more (a missing one is
+  // fine): kInternal when it cannot be removed.
+  absl::Status Remove(const std::string& name) const;
 
   const std::string& path() const { return path_; }
   // Bytes this process wrote into the directory so far.

@@ -48,6 +48,16 @@ TEST(WorkDirTest, KeepsWhatItIsGiven) {
   // An empty payload is a tier too (a layer with nothing reachable).
   ASSERT_TRUE(dir->Put("empty", "").ok());
   EXPECT_EQ(*dir->Get("empty"), "");
+  // Removed, it is gone; removing it again (or one never written) is fine.
+  ASSERT_TRUE(dir->Remove("L03-T000001").ok());
+  EXPECT_FALSE(dir->Has("L03-T000001"));
+  EXPECT_EQ(dir->Get("L03-T000001").status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_TRUE(dir->Remove("L03-T000001").ok());
+  EXPECT_TRUE(dir->Has("empty"));
+  // What cannot be removed (a folder under a tier's name) is an error.
+  ASSERT_EQ(mkdir((path + "/folder.tier").c_str(), 0755), 0);
+  EXPECT_EQ(dir->Remove("folder").code(), absl::StatusCode::kInternal);
 }
 
 TEST(WorkDirTest, RefusesAnotherSolveAndAnUnaskedResume) {
