@@ -83,6 +83,10 @@ class WorkDir {
         hash_(hash),
         written_(std::make_shared<std::atomic<uint64_t>>(0)) {}
   std::string FileName(const std::string& name) const;
+  // Put() with `buffer` (at least ZSTD_compressBound of the payload) for
+  // the compressed bytes.
+  absl::Status PutPacked(const std::string& name, absl::string_view payload,
+                         std::string& buffer) const;
 
   std::string path_;
   uint64_t hash_;
