@@ -54,16 +54,14 @@ std::vector<std::string> CompressedLayerBuilder::Encode() const {
   return sections;
 }
 
-std::string CompressedLayerBuilder::Slice(uint64_t begin,
-                                          uint64_t count) const {
-  std::string slice;
-  slice.reserve(slice_bytes() * count);
+void CompressedLayerBuilder::Slice(uint64_t begin, uint64_t count,
+                                   char* out) const {
   for (const std::vector<uint8_t>* kind : {&values_, &moves_, &plies_}) {
-    if (kind->empty()) continue;
+    if (kind == &plies_ && !remoteness_) break;
     assert(begin + count <= kind->size());
-    slice.append(reinterpret_cast<const char*>(kind->data()) + begin, count);
+    std::memcpy(out, kind->data() + begin, count);
+    out += count;
   }
-  return slice;
 }
 
 std::vector<std::string> ArrangeSections(

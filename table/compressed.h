@@ -79,9 +79,10 @@ class CompressedLayerBuilder {
 
   // Bytes an entry takes in Slice(): 3 with remoteness, else 2.
   int slice_bytes() const { return remoteness_ ? 3 : 2; }
-  // The symbols of entries [begin, begin + count): all their values, then
-  // their moves, then their remoteness (a solver's tier on disk).
-  std::string Slice(uint64_t begin, uint64_t count) const;
+  // The symbols of entries [begin, begin + count) into out[0, slice_bytes()
+  // * count): all their values, then their moves, then their remoteness (a
+  // solver's tier on disk).
+  void Slice(uint64_t begin, uint64_t count, char* out) const;
 
  private:
   Game game_;

@@ -524,8 +524,8 @@ class LayeredSolver {
       progress_.SetTier(t + 1, tiers);
       const Range r = Tier(stones, t);
       if (resume_) {
-        absl::StatusOr<std::string> kept = work_dir_->Get(TierName(stones, t));
-        if (kept.ok() && kept->size() == PayloadBytes(stones, r)) {
+        absl::StatusOr<uint64_t> kept = work_dir_->Check(TierName(stones, t));
+        if (kept.ok() && *kept == PayloadBytes(stones, r)) {
           ++solution_.stats.tiers_loaded;
           progress_.Add(r.count);
           continue;
@@ -546,16 +546,18 @@ class LayeredSolver {
         bits = *std::move(reach);
       }
       // Each tier is compressed and written on a thread of its own while the
-      // next one is solved (one write in flight).
-      std::string payload = SolveTier(
-          stones, r, forward_ ? Reached{bits.data(), r.begin >> 6} : Reached{});
+      // next one is solved into the other buffer (one write in flight).
+      std::string& payload = payloads_[solved_tiers_++ % 2];
+      SolveTier(stones, r,
+                forward_ ? Reached{bits.data(), r.begin >> 6} : Reached{},
+                payload);
       status = FinishWrite(writing);
       if (!status.ok()) break;
-      writing = std::async(
-          std::launch::async,
-          [this, name = TierName(stones, t), payload = std::move(payload)] {
-            return work_dir_->Put(name, payload);
-          });
+      writing = std::async(std::launch::async,
+                           [this, name = TierName(stones, t),
+                            payload = absl::string_view(payload)] {
+                             return work_dir_->Put(name, payload);
+                           });
       ++solution_.stats.tiers_solved;
     }
     if (absl::Status s = FinishWrite(writing); status.ok()) status = s;
@@ -582,15 +584,14 @@ class LayeredSolver {
     for (int pass = 1; pass <= (encoders.empty() ? 1 : 2); ++pass) {
       for (int t = 0; t < tiers && status.ok(); ++t) {
         const Range r = Tier(stones, t);
-        absl::StatusOr<std::string> kept = work_dir_->Get(TierName(stones, t));
-        if (!kept.ok()) {
-          status = kept.status();
-        } else if (kept->size() != PayloadBytes(stones, r)) {
+        status = work_dir_->Get(TierName(stones, t), read_buffer_);
+        if (status.ok() && read_buffer_.size() != PayloadBytes(stones, r)) {
           status = absl::DataLossError(absl::StrCat(
               "tier ", TierName(stones, t), " in ", work_dir_->path(),
               " has the wrong size for this solve"));
-        } else {
-          Load(pass, stones, r, *kept, encoders, counts);
+        }
+        if (status.ok()) {
+          Load(pass, stones, r, read_buffer_, encoders, counts);
         }
       }
     }
@@ -733,23 +734,31 @@ class LayeredSolver {
       if (shape == last_shape) break;
       occupied = index_.NextShape(occupied);
     }
+    // Buffers let go of are reused (fresh pages cost a fault each).
+    std::vector<std::string> spare;
     for (size_t t = 0; t < needed.size(); ++t) {
-      if (!needed[t]) {
-        std::string().swap(child_tiers_[t]);
+      if (!needed[t] && child_pointers_[t] != nullptr) {
+        spare.push_back(std::move(child_tiers_[t]));
+        child_tiers_[t] = std::string();
         child_pointers_[t] = nullptr;
-        continue;
       }
-      if (child_pointers_[t] != nullptr) continue;
+    }
+    for (size_t t = 0; t < needed.size(); ++t) {
+      if (!needed[t] || child_pointers_[t] != nullptr) continue;
       const Range c = Tier(below, static_cast<int>(t));
-      absl::StatusOr<std::string> kept =
-          work_dir_->Get(TierName(below, static_cast<int>(t)));
-      if (!kept.ok()) return kept.status();
-      if (kept->size() != PayloadBytes(below, c)) {
-        return absl::DataLossError(
-            absl::StrCat("tier ", TierName(below, static_cast<int>(t)), " in ",
-                         work_dir_->path(), " has the wrong size"));
+      const std::string name = TierName(below, static_cast<int>(t));
+      if (absl::Status s = work_dir_->Get(name, read_buffer_); !s.ok()) {
+        return s;
       }
-      child_tiers_[t] = kept->substr(kCountBytes, c.count);
+      if (read_buffer_.size() != PayloadBytes(below, c)) {
+        return absl::DataLossError(absl::StrCat(
+            "tier ", name, " in ", work_dir_->path(), " has the wrong size"));
+      }
+      if (!spare.empty()) {
+        child_tiers_[t] = std::move(spare.back());
+        spare.pop_back();
+      }
+      child_tiers_[t].assign(read_buffer_, kCountBytes, c.count);
       child_pointers_[t] =
           reinterpret_cast<const uint8_t*>(child_tiers_[t].data());
     }
@@ -773,16 +782,22 @@ class LayeredSolver {
     return status;
   }
 
-  // Solves tier `r` of layer `stones` (its children loaded): its payload for
-  // the work dir.
-  std::string SolveTier(int stones, const Range& r, Reached reach) {
-    std::string payload(PayloadBytes(stones, r), '\0');
+  // Solves tier `r` of layer `stones` (its children loaded) into `payload`,
+  // for the work dir (its memory reused: fresh pages cost a fault each).
+  void SolveTier(int stones, const Range& r, Reached reach,
+                 std::string& payload) {
+    payload.resize(PayloadBytes(stones, r));
     uint8_t* const bytes = reinterpret_cast<uint8_t*>(&payload[kCountBytes]);
+    std::memset(bytes, 0, r.count);
     uint8_t* const moves = bytes + r.count;  // full layout only
     if (Keeps(Layout::kFull)) std::memset(moves, kNoMove, r.count);
-    std::optional<CompressedLayerBuilder> symbols;
+    CompressedLayerBuilder* symbols = nullptr;
     if (KeepsSymbols(stones)) {
-      symbols.emplace(game_, r.count, table_layout_.has_remoteness());
+      if (!builder_.has_value()) {
+        builder_.emplace(game_, 0, table_layout_.has_remoteness());
+      }
+      symbols = &*builder_;
+      symbols->Reset(r.count);
     }
     const TieredChildren children{
         child_pointers_.data(),
@@ -793,17 +808,15 @@ class LayeredSolver {
                           r.first, keep);
     };
     const Counts counts =
-        Keeps(Layout::kFull)  ? solve(KeepMoves{moves, r.first})
-        : symbols.has_value() ? solve(KeepSymbols{&game_, &*symbols, r.first})
-                              : solve(KeepNothing{});
+        Keeps(Layout::kFull) ? solve(KeepMoves{moves, r.first})
+        : symbols != nullptr ? solve(KeepSymbols{&game_, symbols, r.first})
+                             : solve(KeepNothing{});
     std::string head;
     AppendCounts(counts, &head);
     payload.replace(0, kCountBytes, head);
-    if (symbols.has_value()) {
-      const std::string slice = symbols->Slice(0, r.count);
-      payload.replace(kCountBytes + r.count, slice.size(), slice);
+    if (symbols != nullptr) {
+      symbols->Slice(0, r.count, &payload[kCountBytes + r.count]);
     }
-    return payload;
   }
 
   // Takes a tier from its payload (SolveTier wrote it; its size checked).
@@ -1062,8 +1075,14 @@ class LayeredSolver {
   std::vector<std::vector<uint64_t>> reached_;
   std::vector<uint8_t> child_layer_;  // bytes of the layer below
   std::vector<uint8_t> spare_layer_;  // a buffer for the next layer
-  // The compressed symbols of an even layer (in memory), its memory reused.
+  // The compressed symbols of an even layer (in memory) or tier, its memory
+  // reused.
   std::optional<CompressedLayerBuilder> builder_;
+  // With a work dir: the payloads of the tier being solved and the tier
+  // being written (alternately), and of the tier last read.
+  std::string payloads_[2];
+  uint64_t solved_tiers_ = 0;
+  std::string read_buffer_;
   const uint64_t widest_layer_ = WidestLayer(index_);
   // With a work dir: the tiers of the layer below that the tier being solved
   // reads (their bytes), and pointers to them (null: not loaded).

@@ -251,43 +251,66 @@ absl::Status WorkDir::Remove(const std::string& name) const {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> WorkDir::Get(const std::string& name) const {
-  const std::string file = FileName(name);
-  absl::StatusOr<std::string> bytes = ReadFile(file);
+absl::StatusOr<uint64_t> WorkDir::ReadChecked(const std::string& name,
+                                              std::string& file) const {
+  const std::string path = FileName(name);
+  absl::StatusOr<std::string> bytes = ReadFile(path);
   if (!bytes.ok()) return bytes.status();
+  file = *std::move(bytes);
   auto damaged = [&](absl::string_view why) {
-    return absl::DataLossError(absl::StrCat(file, ": ", why));
+    return absl::DataLossError(absl::StrCat(path, ": ", why));
   };
-  if (bytes->size() < kHeaderBytes ||
-      std::memcmp(bytes->data(), kMagic, 8) != 0) {
+  if (file.size() < kHeaderBytes || std::memcmp(file.data(), kMagic, 8) != 0) {
     return damaged("not a tier file of this version");
   }
-  if (GetLittleEndian(bytes->data() + 8, 8) != hash_) {
+  if (GetLittleEndian(file.data() + 8, 8) != hash_) {
     return damaged("a tier of another solve");
   }
-  const uint64_t size = GetLittleEndian(bytes->data() + 16, 8);
-  const uint64_t packed = GetLittleEndian(bytes->data() + 24, 8);
-  if (packed != bytes->size() - kHeaderBytes) {
-    return damaged(absl::StrCat("holds ", bytes->size() - kHeaderBytes,
+  const uint64_t packed = GetLittleEndian(file.data() + 24, 8);
+  if (packed != file.size() - kHeaderBytes) {
+    return damaged(absl::StrCat("holds ", file.size() - kHeaderBytes,
                                 " compressed bytes; its header says ", packed));
   }
-  const uint32_t crc = GetLittleEndian(bytes->data() + kCrcAt, 4);
-  if (Crc32(Crc32(0, bytes->data(), kCrcAt), bytes->data() + kHeaderBytes,
+  const uint32_t crc = GetLittleEndian(file.data() + kCrcAt, 4);
+  if (Crc32(Crc32(0, file.data(), kCrcAt), file.data() + kHeaderBytes,
             packed) != crc) {
     return damaged("checksum mismatch");
   }
-  const absl::string_view held(bytes->data() + kNameAt,
-                               strnlen(bytes->data() + kNameAt, kMaxNameBytes));
+  const absl::string_view held(file.data() + kNameAt,
+                               strnlen(file.data() + kNameAt, kMaxNameBytes));
   if (held != name) {
     return damaged(absl::StrCat("holds tier ", held, ", not ", name,
                                 " (a tier file renamed, copied or linked)"));
   }
-  std::string payload(size, '\0');
-  const size_t n = ZSTD_decompress(payload.data(), payload.size(),
-                                   bytes->data() + kHeaderBytes, packed);
-  if (ZSTD_isError(n) || n != size) {
-    return damaged("the compressed payload does not decode to its size");
+  return GetLittleEndian(file.data() + 16, 8);
+}
+
+absl::StatusOr<uint64_t> WorkDir::Check(const std::string& name) const {
+  std::string file;
+  return ReadChecked(name, file);
+}
+
+absl::Status WorkDir::Get(const std::string& name, std::string& payload) const {
+  std::string file;
+  absl::StatusOr<uint64_t> size = ReadChecked(name, file);
+  if (!size.ok()) return size.status();
+  // assign() keeps the memory when it is large enough; the zeros it writes
+  // cost little next to mapping fresh pages.
+  payload.assign(*size, '\0');
+  const size_t n =
+      ZSTD_decompress(payload.data(), payload.size(),
+                      file.data() + kHeaderBytes, file.size() - kHeaderBytes);
+  if (ZSTD_isError(n) || n != *size) {
+    return absl::DataLossError(
+        absl::StrCat(FileName(name),
+                     ": the compressed payload does not decode to its size"));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> WorkDir::Get(const std::string& name) const {
+  std::string payload;
+  if (absl::Status s = Get(name, payload); !s.ok()) return s;
   return payload;
 }
 

@@ -68,6 +68,13 @@ class WorkDir {
   // The payload of tier `name`: kNotFound, or kDataLoss when the file is
   // damaged, cut short or from another solve.
   absl::StatusOr<std::string> Get(const std::string& name) const;
+  // Get() into `payload`, whose memory is reused when it is large enough (a
+  // fresh buffer of a tier's size is mapped anew each time: slow).
+  absl::Status Get(const std::string& name, std::string& payload) const;
+  // The payload size of tier `name`, its header and checksum checked but
+  // its bytes not decompressed (a resumed solve skipping tiers done);
+  // errors as Get's.
+  absl::StatusOr<uint64_t> Check(const std::string& name) const;
   bool Has(const std::string& name) const;
   // Deletes tier `name` once no step needs it any more (a missing one is
   // fine): kInternal when it cannot be removed.
@@ -83,6 +90,10 @@ class WorkDir {
         hash_(hash),
         written_(std::make_shared<std::atomic<uint64_t>>(0)) {}
   std::string FileName(const std::string& name) const;
+  // Reads tier `name` into `file` and checks its header and checksum: its
+  // payload size.
+  absl::StatusOr<uint64_t> ReadChecked(const std::string& name,
+                                       std::string& file) const;
   // Put() with `buffer` (at least ZSTD_compressBound of the payload) for
   // the compressed bytes.
   absl::Status PutPacked(const std::string& name, absl::string_view payload,

@@ -45,6 +45,15 @@ TEST(WorkDirTest, KeepsWhatItIsGiven) {
   EXPECT_LT(dir->bytes_written(), 1000u);  // 100,000 x's compress well
   EXPECT_EQ(dir->Get("L03-T000002").status().code(),
             absl::StatusCode::kNotFound);
+  // Into a buffer: a larger one is cut to the payload, a smaller one grows.
+  for (size_t held : {size_t{0}, size_t{7}, size_t{300000}}) {
+    std::string buffer(held, 'z');
+    ASSERT_TRUE(dir->Get("L03-T000001", buffer).ok());
+    EXPECT_EQ(buffer, payload) << "buffer of " << held;
+  }
+  EXPECT_EQ(*dir->Check("L03-T000001"), 100000u);
+  EXPECT_EQ(dir->Check("L03-T000002").status().code(),
+            absl::StatusCode::kNotFound);
   // An empty payload is a tier too (a layer with nothing reachable).
   ASSERT_TRUE(dir->Put("empty", "").ok());
   EXPECT_EQ(*dir->Get("empty"), "");
@@ -87,6 +96,8 @@ TEST(WorkDirTest, NeverTrustsADamagedTier) {
     bad[at] ^= 0x10;
     Spit(file, bad);
     EXPECT_EQ(dir.Get("t").status().code(), absl::StatusCode::kDataLoss)
+        << "byte " << at;
+    EXPECT_EQ(dir.Check("t").status().code(), absl::StatusCode::kDataLoss)
         << "byte " << at;
   }
   Spit(file, good.substr(0, good.size() - 2));
