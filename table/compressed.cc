@@ -15,16 +15,30 @@ int CompressedSectionCount(const Game& game, bool remoteness) {
   return even_layers * (remoteness ? 3 : 2);
 }
 
+int BlockEntries(int base, uint64_t entries, uint64_t playing) {
+  int block = base;
+  while (block < kMaxBlockEntries && 4 * block * playing < base * entries) {
+    block *= 2;
+  }
+  return block;
+}
+
 std::vector<RunEncoder> CompressedLayerBuilder::Encoders(const Game& game,
-                                                         bool remoteness) {
+                                                         bool remoteness,
+                                                         uint64_t entries,
+                                                         uint64_t playing) {
   const bool gravity = game.spec().gravity;
+  const auto block = [&](int base) {
+    return BlockEntries(base, entries, playing);
+  };
   std::vector<RunEncoder> encoders;
   encoders.emplace_back(
-      3, gravity ? kGravityValueBlockEntries : kValueBlockEntries);
+      3, block(gravity ? kGravityValueBlockEntries : kValueBlockEntries));
   encoders.emplace_back(gravity ? game.width() : game.cells(),
-                        kDetailBlockEntries);
-  if (remoteness)
-    encoders.emplace_back(kMaxRemoteness + 1, kDetailBlockEntries);
+                        block(kDetailBlockEntries));
+  if (remoteness) {
+    encoders.emplace_back(kMaxRemoteness + 1, block(kDetailBlockEntries));
+  }
   return encoders;
 }
 
@@ -37,8 +51,10 @@ void CompressedLayerBuilder::Reset(uint64_t entries) {
   }
 }
 
-std::vector<std::string> CompressedLayerBuilder::Encode() const {
-  std::vector<RunEncoder> encoders = Encoders(game_, remoteness_);
+std::vector<std::string> CompressedLayerBuilder::Encode(
+    uint64_t playing) const {
+  std::vector<RunEncoder> encoders =
+      Encoders(game_, remoteness_, values_.size(), playing);
   // The sections are independent: each on a thread of its own.
   const std::vector<uint8_t>* kinds[3] = {&values_, &moves_, &plies_};
   std::vector<std::string> sections(encoders.size());
@@ -84,16 +100,17 @@ std::vector<std::string> CompressSections(const Game& game,
     const uint64_t offset = index.layer_offset(stones);
     CompressedLayerBuilder layer(game, index.layer_size(stones), remoteness);
     LayerWalker walker(game, index, stones);
+    uint64_t playing = 0;
     walker.Walk(0, index.shapes(stones), [&](uint64_t i, const Position& p) {
       const Record r = records.Get(i);
       // Unreachable, over (the rules say how) or not canonical: don't care.
-      if (r.value == Value::kUnreachable || r.best_move == kNoMove ||
-          !game.IsCanonical(p)) {
-        return;
+      if (r.value == Value::kUnreachable || r.best_move == kNoMove) return;
+      ++playing;
+      if (game.IsCanonical(p)) {
+        layer.Set(i - offset, r.value, r.remoteness, r.best_move);
       }
-      layer.Set(i - offset, r.value, r.remoteness, r.best_move);
     });
-    layers.push_back(layer.Encode());
+    layers.push_back(layer.Encode(playing));
   }
   return ArrangeSections(std::move(layers));
 }

@@ -43,6 +43,16 @@ inline constexpr int kValueBlockEntries = 128;
 inline constexpr int kGravityValueBlockEntries = 512;
 inline constexpr int kDetailBlockEntries = 256;
 
+// The entries of a block in a layer of `entries` indices, `playing` of them
+// reachable positions not over (stored, or their mirror image is): `base`
+// (one of the above) doubled, up to kMaxBlockEntries, until a block holds
+// base / 4 of them on average. The late layers of large boards have few
+// positions among many indices (6x6 gravity's layer 34: 1.1%), and blocks
+// of `base` entries would cost more in offsets and empty runs than their
+// positions (89 bits a position); a read decodes about as many runs as in
+// a dense layer.
+int BlockEntries(int base, uint64_t entries, uint64_t playing);
+
 // The number of sections a game's compressed table has.
 int CompressedSectionCount(const Game& game, bool remoteness);
 
@@ -69,13 +79,16 @@ class CompressedLayerBuilder {
     moves_[e] = static_cast<uint8_t>(gravity_ ? best_move % width_ : best_move);
     if (remoteness_) plies_[e] = static_cast<uint8_t>(remoteness);
   }
-  // The layer's value, move and (when kept) remoteness sections.
-  std::vector<std::string> Encode() const;
+  // The layer's value, move and (when kept) remoteness sections; `playing`
+  // as BlockEntries takes it.
+  std::vector<std::string> Encode(uint64_t playing) const;
 
   // The encoders of a layer's sections, in section order, as Encode() uses
   // them: for symbols fed in pieces (a solver's tiers, in Slice() layout),
-  // giving the same bytes.
-  static std::vector<RunEncoder> Encoders(const Game& game, bool remoteness);
+  // giving the same bytes, for a layer of `entries` indices and `playing`
+  // positions as BlockEntries takes them.
+  static std::vector<RunEncoder> Encoders(const Game& game, bool remoteness,
+                                          uint64_t entries, uint64_t playing);
 
   // Bytes an entry takes in Slice(): 3 with remoteness, else 2.
   int slice_bytes() const { return remoteness_ ? 3 : 2; }

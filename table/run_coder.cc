@@ -7,6 +7,7 @@
 #include <queue>
 #include <utility>
 
+#include "absl/base/config.h"
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
 #include "table/file_io.h"
@@ -29,6 +30,35 @@ static_assert(12 + 16 == kLengthCodes - 1, "runs up to 2^17 - 1 entries");
 
 using run_coder_internal::Run;
 
+// The first entry from i on (before end) that is neither a don't-care nor
+// `current` (-1: none), else end. Most entries of a solver's layers are
+// don't-cares (unreachable indices): they are skipped eight at a time.
+uint64_t SkipSame(const uint8_t* symbols, uint64_t i, uint64_t end,
+                  int current) {
+  constexpr uint64_t kOnes = 0x0101010101010101, kHighs = kOnes << 7;
+  // The high bit of each byte of v that is zero (exact: no carries).
+  const auto zero_bytes = [](uint64_t v) {
+    return ~(((v & ~kHighs) + ~kHighs) | v) & kHighs;
+  };
+  const uint64_t same = kOnes * static_cast<uint8_t>(current);
+  for (; i + 8 <= end; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, symbols + i, 8);
+    uint64_t skipped = zero_bytes(~w);  // don't-cares
+    if (current >= 0) skipped |= zero_bytes(w ^ same);
+    if (skipped != kHighs) {
+#ifndef ABSL_IS_LITTLE_ENDIAN
+#error "entry i + k is byte k of w only on little-endian machines"
+#endif
+      return i + absl::countr_zero(~skipped & kHighs) / 8;
+    }
+  }
+  for (; i < end; ++i) {
+    if (symbols[i] != kDontCare && symbols[i] != current) break;
+  }
+  return i;
+}
+
 // The runs of entries [begin, end): each takes the symbol of its first
 // entry that matters and goes on through don't-cares and equal symbols.
 // Leading don't-cares join the first run; a block of don't-cares only is
@@ -38,9 +68,9 @@ void BlockRuns(const uint8_t* symbols, uint64_t begin, uint64_t end,
   runs.clear();
   uint64_t start = begin;
   int current = -1;
-  for (uint64_t i = begin; i < end; ++i) {
+  for (uint64_t i = begin; (i = SkipSame(symbols, i, end, current)) < end;
+       ++i) {
     const uint8_t s = symbols[i];
-    if (s == kDontCare || s == current) continue;
     if (current < 0) {
       current = s;  // the first symbol that matters: the run from `begin`
       continue;

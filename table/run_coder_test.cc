@@ -98,6 +98,30 @@ TEST(RunCoderTest, DontCaresAreNearlyFree) {
   for (int i = 0; i < 1000; ++i) EXPECT_EQ(r->Get(i * 1000), i % 3);
 }
 
+// Don't-cares and repeats are skipped a word at a time: a change of symbol
+// at any byte of a word, or in the tail past the last whole word, is found.
+TEST(RunCoderTest, FindsEveryChangeWhateverItsByte) {
+  for (size_t n : {8, 13, 24, 31}) {
+    for (size_t at = 0; at < n; ++at) {
+      for (size_t next = at + 1; next < n; ++next) {
+        std::vector<uint8_t> symbols(n, kDontCare);
+        symbols[at] = 1;
+        symbols[next] = 2;
+        absl::StatusOr<RunReader> r =
+            RunReader::Open(EncodeRuns(symbols, 3, 16));
+        ASSERT_TRUE(r.ok());
+        EXPECT_EQ(r->Get(at), 1) << n << " " << at << " " << next;
+        EXPECT_EQ(r->Get(next), 2) << n << " " << at << " " << next;
+        symbols.assign(n, 1);  // a run of 1s, one 0
+        symbols[next] = 0;
+        r = RunReader::Open(EncodeRuns(symbols, 3, 64));
+        ASSERT_TRUE(r.ok());
+        for (size_t i = 0; i < n; ++i) EXPECT_EQ(r->Get(i), i == next ? 0 : 1);
+      }
+    }
+  }
+}
+
 TEST(RunCoderTest, EmptyAndAllDontCare) {
   absl::StatusOr<RunReader> empty = RunReader::Open(EncodeRuns({}, 3, 16));
   ASSERT_TRUE(empty.ok()) << empty.status();

@@ -103,6 +103,10 @@ struct alignas(64) Counts {
   }
 };
 
+// The positions of a layer in play (reachable, not over): how sparse the
+// layer's compressed sections are (BlockEntries).
+uint64_t Playing(const Counts& c) { return c.n[kReachable] - c.n[kTerminal]; }
+
 // The memory a solve needs (see Solve in solver.h).
 uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
                      const SolveOptions& options, bool forward) {
@@ -484,7 +488,7 @@ class LayeredSolver {
     AddCounts(stones, counts);
     StoreValues(stones, layer.data(), 0, layer.size());
     if (builder != nullptr) {
-      layers_[stones / 2] = builder->Encode();
+      layers_[stones / 2] = builder->Encode(Playing(counts));
       if (stones == 0) solution_.sections = ArrangeSections(std::move(layers_));
     }
     spare_layer_ = std::move(child_layer_);
@@ -568,20 +572,22 @@ class LayeredSolver {
 
   // Rank 0, once every process solved its tiers of layer `stones`: the
   // layer read back for its counts and the records it keeps; compressed
-  // sections encoded from the tiers in two passes (RunEncoder), so no
+  // sections encoded from the tiers in two more passes (RunEncoder), so no
   // layer is ever held whole.
   absl::Status GatherLayer(int stones) {
     const int tiers = Tiers(stones);
     absl::Status status;
     std::vector<RunEncoder> encoders;
-    if (KeepsSymbols(stones)) {
-      encoders = CompressedLayerBuilder::Encoders(
-          game_, table_layout_.has_remoteness());
-    }
     Counts counts;
-    // Pass 1 over the layer's tiers: counts, records, values, and the symbol
-    // frequencies; pass 2 (compressed, even layers): the symbols encoded.
-    for (int pass = 1; pass <= (encoders.empty() ? 1 : 2); ++pass) {
+    // Pass 1 over the layer's tiers: counts, records, values; then for the
+    // symbols of compressed even layers (their blocks sized by the counts),
+    // pass 2: their frequencies, pass 3: their codes.
+    for (int pass = 1; pass <= (KeepsSymbols(stones) ? 3 : 1); ++pass) {
+      if (pass == 2) {
+        encoders = CompressedLayerBuilder::Encoders(
+            game_, table_layout_.has_remoteness(), index_.layer_size(stones),
+            Playing(counts));
+      }
       for (int t = 0; t < tiers && status.ok(); ++t) {
         const Range r = Tier(stones, t);
         status = work_dir_->Get(TierName(stones, t), read_buffer_);
@@ -691,9 +697,7 @@ class LayeredSolver {
         rest.remove_prefix(8 + size);
       }
       if (!rest.empty() || layers_[stones / 2].size() !=
-                               CompressedLayerBuilder::Encoders(
-                                   game_, table_layout_.has_remoteness())
-                                   .size()) {
+                               (table_layout_.has_remoteness() ? 3u : 2u)) {
         return LostLayer(name, absl::DataLossError("not a layer's sections"));
       }
     }
@@ -820,16 +824,17 @@ class LayeredSolver {
   }
 
   // Takes a tier from its payload (SolveTier wrote it; its size checked).
-  // Pass 1: its counts, its records or values (StoreValues) and its symbols
-  // counted; pass 2: its symbols written.
+  // Pass 1: its counts, its records or values (StoreValues); pass 2: its
+  // symbols counted; pass 3: its symbols written.
   void Load(int pass, int stones, const Range& r, absl::string_view payload,
             std::vector<RunEncoder>& encoders, Counts& counts) {
     const uint8_t* p = reinterpret_cast<const uint8_t*>(payload.data());
     const uint8_t* symbols =
         p + kCountBytes + r.count * (Keeps(Layout::kFull) ? 2 : 1);
-    if (pass == 2) {
+    if (pass > 1) {
       for (size_t k = 0; k < encoders.size(); ++k) {
-        encoders[k].Write(symbols + k * r.count, r.count);
+        if (pass == 2) encoders[k].Count(symbols + k * r.count, r.count);
+        if (pass == 3) encoders[k].Write(symbols + k * r.count, r.count);
       }
       return;
     }
@@ -842,9 +847,6 @@ class LayeredSolver {
       }
     }
     StoreValues(stones, bytes, r.begin, r.count);
-    for (size_t k = 0; k < encoders.size(); ++k) {
-      encoders[k].Count(symbols + k * r.count, r.count);
-    }
   }
 
   // Solves indices [begin, end) of layer `stones`: each position's byte into
