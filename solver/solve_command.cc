@@ -360,12 +360,15 @@ absl::StatusOr<Written> WriteSolution(const Solution& s,
       const size_t layers = s.game.cells() / 2 + 1;
       uint64_t* kinds[3] = {&w.sections.values, &w.sections.moves,
                             &w.sections.remoteness};
-      for (size_t i = 0; i < s.sections.size(); ++i) {
-        *kinds[i / layers] += s.sections[i].size();
+      const SectionSource sections = s.sections_in_work_dir.fetch
+                                         ? s.sections_in_work_dir
+                                         : SectionSource::Of(s.sections);
+      for (size_t i = 0; i < sections.sizes.size(); ++i) {
+        *kinds[i / layers] += sections.sizes[i];
       }
-      w.table_bytes = CompressedTableFileSize(s.sections);
+      w.table_bytes = CompressedTableFileSize(sections.sizes);
       if (!out.empty()) {
-        status = WriteCompressedTable(out, spec, s.sections, reachable,
+        status = WriteCompressedTable(out, spec, sections, reachable,
                                       s.layout.has_remoteness());
       }
       break;

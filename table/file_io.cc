@@ -151,9 +151,13 @@ absl::Status WriteAtomically(const std::string& path, const Emitter& emit_all,
     if (error != 0) unlink(temp.c_str());
     if (options.tidy) g_pending = 0;
   };
-  emit_all([&](const void* data, size_t size) {
+  absl::Status made = emit_all([&](const void* data, size_t size) {
     if (error == 0) error = WriteAll(fd, data, size);
   });
+  if (!made.ok()) {
+    error = -1;  // the cleanup removes the file
+    return made;
+  }
   if (error == 0 && fchmod(fd, mode) != 0) error = errno;
   if (error == 0 && replacing && fchown(fd, old.st_uid, old.st_gid) != 0 &&
       errno != EPERM) {
@@ -176,6 +180,7 @@ absl::Status WriteAtomically(const std::string& path,
       path,
       [&](const auto& emit) {
         for (absl::string_view part : parts) emit(part.data(), part.size());
+        return absl::OkStatus();
       },
       options);
 }

@@ -57,8 +57,9 @@ struct AtomicWriteOptions {
   bool tidy = true;
 };
 
-// Something that writes a file's bytes in pieces through `emit`.
-using Emitter = std::function<void(
+// Something that writes a file's bytes in pieces through `emit`: an error
+// (a piece it could not make) abandons the file.
+using Emitter = std::function<absl::Status(
     const std::function<void(const void* data, size_t size)>& emit)>;
 
 // Writes what `emit_all` emits to `path` without ever leaving a partial
@@ -66,7 +67,8 @@ using Emitter = std::function<void(
 // the name cut to fit), locked while written, then renamed over `path`. On
 // failure the temporary file is removed and `path` is untouched. An
 // existing file keeps its mode and (where allowed) owner; a new one gets
-// 0666 less the umask. Refuses what CheckWriteTarget refuses.
+// 0666 less the umask. Refuses what CheckWriteTarget refuses; an error of
+// `emit_all` is returned as it is, nothing left behind.
 absl::Status WriteAtomically(const std::string& path, const Emitter& emit_all,
                              AtomicWriteOptions options = {});
 absl::Status WriteAtomically(const std::string& path,

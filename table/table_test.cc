@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "table/file_io.h"
 #include "table/write.h"
 
 namespace mnk {
@@ -242,6 +243,49 @@ TEST_F(TableTest, WriteFailureLeavesTargetAlone) {
   const absl::Status status =
       WriteTable(path, game_.spec(), records_.view(), 7);
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
+}
+
+// Sections fetched one at a time give the bytes of sections held in
+// memory; a section that cannot be had, or has the wrong size, ends the
+// write with its error and leaves no file, temporary or not.
+TEST(CompressedWriteTest, SectionsFetchedOneAtATime) {
+  const GameSpec spec{3, 3, 3};
+  const std::vector<std::string> held = {"values", "more values", "moves",
+                                         "and moves"};
+  const std::string path = TempPath("fetched.mnk");
+  std::vector<size_t> asked;
+  SectionSource source = SectionSource::Of(held);
+  const SectionSource::Fetch from_memory = source.fetch;
+  source.fetch = [&](size_t s) {
+    asked.push_back(s);
+    return from_memory(s);
+  };
+  ASSERT_TRUE(WriteCompressedTable(path, spec, source, 5, false).ok());
+  EXPECT_EQ(asked, (std::vector<size_t>{0, 1, 2, 3}));
+  EXPECT_EQ(ReadFile(path), SerializeCompressedTable(spec, held, 5, false));
+  EXPECT_EQ(CompressedTableFileSize(source.sizes), ReadFile(path).size());
+
+  const std::string other = TempPath("fetch_fails/t.mnk");
+  mkdir(TempPath("fetch_fails").c_str(), 0755);
+  source.fetch = [&](size_t s) -> absl::StatusOr<absl::string_view> {
+    if (s == 2) return absl::DataLossError("S02 is lost");
+    return from_memory(s);
+  };
+  absl::Status status = WriteCompressedTable(other, spec, source, 5, false);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_EQ(status.message(), "S02 is lost");
+  source.fetch = [&](size_t s) -> absl::StatusOr<absl::string_view> {
+    return s == 3 ? absl::string_view("and moves!") : from_memory(s);
+  };
+  status = WriteCompressedTable(other, spec, source, 5, false);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_EQ(status.message(), "section 3 holds 10 bytes, expected 9");
+  struct stat st;
+  EXPECT_NE(stat(other.c_str(), &st), 0);
+  EXPECT_EQ(ReadFile(path), SerializeCompressedTable(spec, held, 5, false));
+  // Nothing else in the folder: no temporary file left behind.
+  EXPECT_EQ(*ListDirectory(TempPath("fetch_fails")),
+            std::vector<std::string>{});
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <functional>
 
+#include "absl/strings/str_cat.h"
 #include "table/compressed.h"
 #include "table/file_io.h"
 #include "table/header.h"
@@ -14,15 +15,11 @@ namespace {
 
 using Emit = std::function<void(const void*, size_t)>;
 
-struct Section {
-  const void* data;
-  uint64_t size;
-};
-
-// Emits a file in pieces: the header, the sections, the page checksums,
-// the checksum.
-void EmitTable(const TableHeader& header, const std::vector<Section>& sections,
-               const Emit& emit) {
+// Emits a file in pieces: the header, the parts (part(i) for i < parts,
+// each asked for once, in order), the page checksums, the checksum. An
+// error of part() ends it.
+absl::Status EmitTable(const TableHeader& header, size_t parts,
+                       const SectionSource::Fetch& part, const Emit& emit) {
   uint8_t head[kTableHeaderSize];
   header.Encode(head);
   uint32_t crc = 0;
@@ -33,60 +30,92 @@ void EmitTable(const TableHeader& header, const std::vector<Section>& sections,
     emit(data, size);
   };
   put(head, sizeof(head), true);
-  for (const Section& section : sections) {
-    put(section.data, section.size, true);
+  for (size_t i = 0; i < parts; ++i) {
+    absl::StatusOr<absl::string_view> bytes = part(i);
+    if (!bytes.ok()) return bytes.status();
+    put(bytes->data(), bytes->size(), true);
   }
   const std::string page_checksums = pages.Finish();
   put(page_checksums.data(), page_checksums.size(), false);
   uint8_t trailer[4];
   PutLittleEndian(trailer, crc, 4);
   emit(trailer, 4);
+  return absl::OkStatus();
+}
+
+// EmitTable of parts held in memory.
+absl::Status EmitTable(const TableHeader& header,
+                       const std::vector<absl::string_view>& parts,
+                       const Emit& emit) {
+  return EmitTable(
+      header, parts.size(),
+      [&](size_t i) -> absl::StatusOr<absl::string_view> { return parts[i]; },
+      emit);
+}
+
+absl::string_view Bytes(const void* data, uint64_t size) {
+  return absl::string_view(static_cast<const char*>(data), size);
 }
 
 // Layout 1: the value section, then the details.
-void EmitFull(const GameSpec& spec, const RecordView& records,
-              uint64_t reachable, const Emit& emit) {
+absl::Status EmitFull(const GameSpec& spec, const RecordView& records,
+                      uint64_t reachable, const Emit& emit) {
   TableHeader h =
       TableHeader::For(spec, TableLayout::Full(), records.size, reachable);
   const uint64_t values = RecordView::ValueBytes(records.size);
   h.data.full.values_offset = kTableHeaderSize;
   h.data.full.details_offset = kTableHeaderSize + values;
-  EmitTable(h, {{records.values, values}, {records.details, 2 * records.size}},
-            emit);
+  return EmitTable(
+      h,
+      {Bytes(records.values, values), Bytes(records.details, 2 * records.size)},
+      emit);
 }
 
 // Layout 2: the compact values.
-void EmitCompact(const GameSpec& spec, const std::vector<uint8_t>& compact,
-                 uint64_t reachable, const Emit& emit) {
+absl::Status EmitCompact(const GameSpec& spec,
+                         const std::vector<uint8_t>& compact,
+                         uint64_t reachable, const Emit& emit) {
   const PositionIndex index(*Game::Create(spec));
   TableHeader h =
       TableHeader::For(spec, TableLayout::Compact(), index.size(), reachable);
   h.data.full.values_offset = kTableHeaderSize;
-  EmitTable(h, {{compact.data(), compact.size()}}, emit);
+  return EmitTable(h, {Bytes(compact.data(), compact.size())}, emit);
 }
 
 // Layout 3: the directory (table.h), then the sections.
-void EmitCompressed(const GameSpec& spec,
-                    const std::vector<std::string>& sections,
-                    uint64_t reachable, bool remoteness, const Emit& emit) {
-  std::string directory(16 * sections.size(), '\0');
-  std::vector<Section> all = {{directory.data(), directory.size()}};
+absl::Status EmitCompressed(const GameSpec& spec, const SectionSource& sections,
+                            uint64_t reachable, bool remoteness,
+                            const Emit& emit) {
+  const size_t count = sections.sizes.size();
+  std::string directory(16 * count, '\0');
   uint64_t offset = kTableHeaderSize + directory.size();
-  for (size_t s = 0; s < sections.size(); ++s) {
+  for (size_t s = 0; s < count; ++s) {
     PutLittleEndian(&directory[16 * s], offset, 8);
-    PutLittleEndian(&directory[16 * s + 8], sections[s].size(), 8);
-    offset += sections[s].size();
-    all.push_back({sections[s].data(), sections[s].size()});
+    PutLittleEndian(&directory[16 * s + 8], sections.sizes[s], 8);
+    offset += sections.sizes[s];
   }
   const PositionIndex index(*Game::Create(spec));
   TableHeader h = TableHeader::For(spec, TableLayout::Compressed(remoteness),
                                    index.size(), reachable);
-  h.data.compressed = {kTableHeaderSize, sections.size(), offset};
-  EmitTable(h, all, emit);
+  h.data.compressed = {kTableHeaderSize, count, offset};
+  return EmitTable(
+      h, count + 1,
+      [&](size_t part) -> absl::StatusOr<absl::string_view> {
+        if (part == 0) return absl::string_view(directory);
+        absl::StatusOr<absl::string_view> bytes = sections.fetch(part - 1);
+        if (bytes.ok() && bytes->size() != sections.sizes[part - 1]) {
+          return absl::DataLossError(
+              absl::StrCat("section ", part - 1, " holds ", bytes->size(),
+                           " bytes, expected ", sections.sizes[part - 1]));
+        }
+        return bytes;
+      },
+      emit);
 }
 
 // Layout 4: the keys, then the records.
-void EmitBook(const GameSpec& spec, const BookEntries& book, const Emit& emit) {
+absl::Status EmitBook(const GameSpec& spec, const BookEntries& book,
+                      const Emit& emit) {
   assert(book.keys.size() == book.records.size());
   assert(std::is_sorted(book.keys.begin(), book.keys.end()));
   const uint64_t n = book.keys.size();
@@ -98,14 +127,17 @@ void EmitBook(const GameSpec& spec, const BookEntries& book, const Emit& emit) {
   TableHeader h = TableHeader::For(spec, TableLayout::Book(), index.size(), n);
   if (book.complete) h.flags |= TableHeader::kFlagComplete;
   h.data.book = {kTableHeaderSize, kTableHeaderSize + 8 * n, 0};
-  EmitTable(h, {{keys.data(), keys.size()}, {book.records.data(), n}}, emit);
+  return EmitTable(h, {keys, Bytes(book.records.data(), n)}, emit);
 }
 
-std::string Collect(const std::function<void(const Emit&)>& emit_all) {
+// The bytes an emitter gives (of parts in memory: it cannot fail).
+std::string Collect(const std::function<absl::Status(const Emit&)>& emit_all) {
   std::string bytes;
-  emit_all([&](const void* data, size_t size) {
+  const absl::Status s = emit_all([&](const void* data, size_t size) {
     bytes.append(static_cast<const char*>(data), size);
   });
+  assert(s.ok());
+  (void)s;
   return bytes;
 }
 
@@ -120,10 +152,25 @@ uint64_t CompactTableFileSize(const PositionIndex& index) {
   return TableFileBytes(kTableHeaderSize + CompactLayout(index).bytes());
 }
 
-uint64_t CompressedTableFileSize(const std::vector<std::string>& sections) {
-  uint64_t data = kTableHeaderSize + 16 * sections.size();
-  for (const std::string& section : sections) data += section.size();
+SectionSource SectionSource::Of(const std::vector<std::string>& sections) {
+  SectionSource source;
+  for (const std::string& section : sections) {
+    source.sizes.push_back(section.size());
+  }
+  source.fetch = [&sections](size_t s) -> absl::StatusOr<absl::string_view> {
+    return absl::string_view(sections[s]);
+  };
+  return source;
+}
+
+uint64_t CompressedTableFileSize(const std::vector<uint64_t>& sizes) {
+  uint64_t data = kTableHeaderSize + 16 * sizes.size();
+  for (const uint64_t size : sizes) data += size;
   return TableFileBytes(data);
+}
+
+uint64_t CompressedTableFileSize(const std::vector<std::string>& sections) {
+  return CompressedTableFileSize(SectionSource::Of(sections).sizes);
 }
 
 uint64_t BookTableFileSize(uint64_t entries) {
@@ -132,22 +179,25 @@ uint64_t BookTableFileSize(uint64_t entries) {
 
 std::string SerializeTable(const GameSpec& spec, const RecordView& records,
                            uint64_t reachable) {
-  return Collect(
-      [&](const Emit& emit) { EmitFull(spec, records, reachable, emit); });
+  return Collect([&](const Emit& emit) {
+    return EmitFull(spec, records, reachable, emit);
+  });
 }
 
 std::string SerializeCompactTable(const GameSpec& spec,
                                   const std::vector<uint8_t>& compact,
                                   uint64_t reachable) {
-  return Collect(
-      [&](const Emit& emit) { EmitCompact(spec, compact, reachable, emit); });
+  return Collect([&](const Emit& emit) {
+    return EmitCompact(spec, compact, reachable, emit);
+  });
 }
 
 std::string SerializeCompressedTable(const GameSpec& spec,
                                      const std::vector<std::string>& sections,
                                      uint64_t reachable, bool remoteness) {
   return Collect([&](const Emit& emit) {
-    EmitCompressed(spec, sections, reachable, remoteness, emit);
+    return EmitCompressed(spec, SectionSource::Of(sections), reachable,
+                          remoteness, emit);
   });
 }
 
@@ -161,7 +211,7 @@ std::string SerializeCompressedTable(const Game& game,
 }
 
 std::string SerializeBookTable(const GameSpec& spec, const BookEntries& book) {
-  return Collect([&](const Emit& emit) { EmitBook(spec, book, emit); });
+  return Collect([&](const Emit& emit) { return EmitBook(spec, book, emit); });
 }
 
 absl::Status CheckTableTarget(const std::string& path) {
@@ -171,7 +221,7 @@ absl::Status CheckTableTarget(const std::string& path) {
 absl::Status WriteTable(const std::string& path, const GameSpec& spec,
                         const RecordView& records, uint64_t reachable) {
   return WriteAtomically(path, [&](const Emit& emit) {
-    EmitFull(spec, records, reachable, emit);
+    return EmitFull(spec, records, reachable, emit);
   });
 }
 
@@ -179,22 +229,22 @@ absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
                                const std::vector<uint8_t>& compact,
                                uint64_t reachable) {
   return WriteAtomically(path, [&](const Emit& emit) {
-    EmitCompact(spec, compact, reachable, emit);
+    return EmitCompact(spec, compact, reachable, emit);
   });
 }
 
 absl::Status WriteCompressedTable(const std::string& path, const GameSpec& spec,
-                                  const std::vector<std::string>& sections,
+                                  const SectionSource& sections,
                                   uint64_t reachable, bool remoteness) {
   return WriteAtomically(path, [&](const Emit& emit) {
-    EmitCompressed(spec, sections, reachable, remoteness, emit);
+    return EmitCompressed(spec, sections, reachable, remoteness, emit);
   });
 }
 
 absl::Status WriteBookTable(const std::string& path, const GameSpec& spec,
                             const BookEntries& book) {
-  return WriteAtomically(path,
-                         [&](const Emit& emit) { EmitBook(spec, book, emit); });
+  return WriteAtomically(
+      path, [&](const Emit& emit) { return EmitBook(spec, book, emit); });
 }
 
 }  // namespace mnk

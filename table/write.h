@@ -10,10 +10,13 @@
 #define MNK_TABLE_WRITE_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "solver/game/game.h"
 #include "solver/index/index.h"
 #include "table/record.h"
@@ -26,6 +29,21 @@ namespace mnk {
 uint64_t TableFileSize(uint64_t entries);
 uint64_t CompactTableFileSize(const PositionIndex& index);
 uint64_t CompressedTableFileSize(const std::vector<std::string>& sections);
+uint64_t CompressedTableFileSize(const std::vector<uint64_t>& section_sizes);
+
+// A compressed table's sections (table/compressed.h), in file order, asked
+// for one at a time as the file is written: they need not all be in
+// memory at once (a solve's work dir keeps them, solver/retrograde).
+struct SectionSource {
+  // Section s's bytes (sizes[s] of them), valid until the next call.
+  using Fetch =
+      std::function<absl::StatusOr<absl::string_view>(size_t section)>;
+  std::vector<uint64_t> sizes;
+  Fetch fetch;
+
+  // Sections held in memory (which must outlive the source).
+  static SectionSource Of(const std::vector<std::string>& sections);
+};
 uint64_t BookTableFileSize(uint64_t entries);
 
 // The whole file as bytes, checksum included: full, compact, compressed
@@ -66,8 +84,10 @@ absl::Status WriteTable(const std::string& path, const GameSpec& spec,
 absl::Status WriteCompactTable(const std::string& path, const GameSpec& spec,
                                const std::vector<uint8_t>& compact,
                                uint64_t reachable);
+// The sections' errors end the write (no file is left). kDataLoss when a
+// section's size is not the one given.
 absl::Status WriteCompressedTable(const std::string& path, const GameSpec& spec,
-                                  const std::vector<std::string>& sections,
+                                  const SectionSource& sections,
                                   uint64_t reachable, bool remoteness);
 absl::Status WriteBookTable(const std::string& path, const GameSpec& spec,
                             const BookEntries& book);

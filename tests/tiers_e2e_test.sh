@@ -133,6 +133,15 @@ expect_eq "damaged tiers redone" "2 2" \
 cmp -s "$TMP/plain2.mnk" "$TMP/mended.mnk" || fail "mended table differs"
 # A damaged layer of a compressed solve cannot be solved again (the tiers
 # it came from are gone): the resumed solve says so and writes nothing.
+# Its sections are read back as the table is written, a layer at a time.
+cp -r "$TMP/w4" "$TMP/w4lost"
+printf 'x' | dd of="$TMP/w4lost/S08.tier" bs=1 seek=70 conv=notrunc 2> /dev/null
+"$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \
+  --out="$TMP/lost.mnk" --work-dir="$TMP/w4lost" --tier-indices=4096 --resume \
+  > /dev/null 2> "$TMP/err"
+expect_eq "lost sections exit" 5 $?
+expect_contains "lost sections" "S08 in $TMP/w4lost is lost" "$(cat "$TMP/err")"
+[ -e "$TMP/lost.mnk" ] && fail "a table was written from lost sections"
 dir="$TMP/w4"
 printf 'x' | dd of="$dir/D07.tier" bs=1 seek=70 conv=notrunc 2> /dev/null
 "$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \

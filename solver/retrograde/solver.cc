@@ -649,7 +649,9 @@ class LayeredSolver {
     if (done.ok() && done->size() != kCountBytes + 1) {
       done = absl::DataLossError("the wrong size");
     }
-    if (!done.ok()) return LostLayer(DoneName(stones), done.status());
+    if (!done.ok()) {
+      return LostLayer(*work_dir_, DoneName(stones), done.status());
+    }
     AddCounts(stones, ReadCounts(done->data()));
     ++solution_.stats.layers_loaded;
     progress_.Add(index_.layer_size(stones));
@@ -682,34 +684,83 @@ class LayeredSolver {
   }
 
   // Compressed, after layer 0: the file's sections from every even
-  // layer's (read back from the work dir, where they were dropped).
+  // layer's; with a work dir, read from there a layer at a time as the
+  // table is written (all of them might not fit in memory), their sizes
+  // taken now.
   absl::Status ArrangeLayers() {
     if (!Keeps(Layout::kCompressed)) return absl::OkStatus();
-    for (int stones = 0; drops_ && stones <= game_.cells(); stones += 2) {
-      const std::string name = SectionsName(stones);
-      absl::StatusOr<std::string> kept = work_dir_->Get(name);
-      if (!kept.ok()) return LostLayer(name, kept.status());
-      absl::string_view rest = *kept;
-      while (rest.size() >= 8) {
-        const uint64_t size = GetLittleEndian(rest.data(), 8);
-        if (size > rest.size() - 8) break;
-        layers_[stones / 2].emplace_back(rest.substr(8, size));
-        rest.remove_prefix(8 + size);
-      }
-      if (!rest.empty() || layers_[stones / 2].size() !=
-                               (table_layout_.has_remoteness() ? 3u : 2u)) {
-        return LostLayer(name, absl::DataLossError("not a layer's sections"));
+    if (!drops_) {
+      solution_.sections = ArrangeSections(std::move(layers_));
+      return absl::OkStatus();
+    }
+    const size_t layers = layers_.size();
+    const size_t kinds = table_layout_.has_remoteness() ? 3 : 2;
+    auto read = std::make_shared<LayerSections>(*work_dir_, kinds);
+    SectionSource& source = solution_.sections_in_work_dir;
+    source.sizes.resize(kinds * layers);
+    for (size_t layer = 0; layer < layers; ++layer) {
+      absl::StatusOr<absl::string_view> first = read->Get(layer, 0);
+      if (!first.ok()) return first.status();
+      for (size_t kind = 0; kind < kinds; ++kind) {
+        source.sizes[kind * layers + layer] = read->Get(layer, kind)->size();
       }
     }
-    solution_.sections = ArrangeSections(std::move(layers_));
+    source.fetch = [read, layers](size_t section) {
+      return read->Get(section % layers, section / layers);
+    };
     return absl::OkStatus();
   }
 
+  // The sections of the even layers kept in a work dir ("S<layer>",
+  // PutDoneLayer), the last layer read held.
+  class LayerSections {
+   public:
+    LayerSections(const WorkDir& work_dir, size_t kinds)
+        : work_dir_(work_dir), kinds_(kinds) {}
+    // Section `kind` of layer 2 * `layer`.
+    absl::StatusOr<absl::string_view> Get(size_t layer, size_t kind) {
+      if (layer != layer_) {
+        layer_ = layer;
+        if (absl::Status s = Read(); !s.ok()) {
+          layer_ = -1;
+          return s;
+        }
+      }
+      return sections_[kind];
+    }
+
+   private:
+    absl::Status Read() {
+      const std::string name = SectionsName(2 * static_cast<int>(layer_));
+      sections_.clear();
+      absl::Status status = work_dir_.Get(name, bytes_);
+      absl::string_view rest = bytes_;
+      while (status.ok() && rest.size() >= 8) {
+        const uint64_t size = GetLittleEndian(rest.data(), 8);
+        if (size > rest.size() - 8) break;
+        sections_.push_back(rest.substr(8, size));
+        rest.remove_prefix(8 + size);
+      }
+      if (status.ok() && (!rest.empty() || sections_.size() != kinds_)) {
+        status = absl::DataLossError("not a layer's sections");
+      }
+      return status.ok() ? status : LostLayer(work_dir_, name, status);
+    }
+
+    const WorkDir work_dir_;
+    const size_t kinds_;
+    size_t layer_ = -1;
+    std::string bytes_;
+    std::vector<absl::string_view> sections_;
+  };
+
   // A layer's file that should be in the work dir but is not, or damaged:
   // the tiers it came from are gone.
-  absl::Status LostLayer(const std::string& name, const absl::Status& why) {
+  static absl::Status LostLayer(const WorkDir& work_dir,
+                                const std::string& name,
+                                const absl::Status& why) {
     return absl::DataLossError(absl::StrCat(
-        name, " in ", work_dir_->path(), " is lost (", why.message(),
+        name, " in ", work_dir.path(), " is lost (", why.message(),
         "); the tiers it came from are gone: start the solve again in an "
         "empty work dir"));
   }

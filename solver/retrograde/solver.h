@@ -127,8 +127,11 @@ struct Solution {
   TableLayout layout;
   RecordArrays records;          // full layout: every index's record
   std::vector<uint8_t> compact;  // compact layout: the CompactLayout bytes
-  // Compressed layout: the sections of the file, in order.
+  // Compressed layout: the sections of the file, in order; or, solved with
+  // a work dir, left there and read a layer at a time as the table is
+  // written (sections is then empty).
   std::vector<std::string> sections;
+  SectionSource sections_in_work_dir;
   // Book layout (SolveSparse, solver/retrograde/sparse.h): every reachable
   // position in play.
   BookEntries book;
@@ -146,8 +149,8 @@ struct Solution {
 // one bit an index for reachability. With a work dir, plus the tiers of the
 // layer below that the tier being solved reads, a few tiers' payloads and,
 // with gravity, one layer's reachable bits (the forward pass); a compressed
-// solve's sections stay in the work dir until the end, when all of them
-// are read back for the table (about the table's size).
+// solve's sections stay in the work dir, and the table is written from
+// there a layer at a time (the largest layer's sections).
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 
 // The bytes Solve() would need (it refuses more than options.max_bytes).
