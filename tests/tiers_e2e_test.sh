@@ -173,7 +173,7 @@ expect_eq "too little memory exit" 4 $?
 expect_contains "too little memory" "needs 4.84 MiB; the limit is 1.00 MiB (--memory)" "$(cat "$TMP/err")"
 # A suggestion is made only when it needs less.
 "$SOLVE" --quiet --width=5 --height=4 --k=4 --memory=300M > /dev/null 2> "$TMP/err"
-expect_contains "work dir hint" "needs 325.70 MiB; the limit is 300.00 MiB (--memory); with --work-dir=DIR it needs 126.98 MiB" "$(cat "$TMP/err")"
+expect_contains "work dir hint" "needs 325.70 MiB; the limit is 300.00 MiB (--memory); with --work-dir=DIR it needs 138.98 MiB" "$(cat "$TMP/err")"
 # auto steps down to the compressed layout when it fits, and says so.
 "$SOLVE" --quiet --json --width=4 --height=4 --k=4 --memory=20M > "$TMP/out" 2> "$TMP/err"
 expect_eq "auto under --memory exit" 0 $?

@@ -94,5 +94,19 @@ TEST(SolverTest, GravityBoardsThatDoNotFitAreAsDocumented) {
   EXPECT_EQ(s.status().code(), absl::StatusCode::kResourceExhausted);
 }
 
+// With a work dir, a tier reads every tier of its shapes' child shapes:
+// near 6x6's full board a child shape spans hundreds of tiers. Layer 34's
+// worst tier meets 3 child shapes of C(35,17) = 4,537,567,650 indices
+// (814 tiers of 2^24 between them: 13.66 GB), more than the forward
+// pass's widest layer of bits (9.46 GB); plus 27 tiers of buffers.
+TEST(SolverTest, WorkDirMemoryCountsTheChildTiersATierReads) {
+  const Game game = *Game::Create({6, 6, 4, true});
+  SolveOptions options;
+  options.layout = TableLayout::Compressed(true);
+  options.work_dir = "unused";
+  options.tier_indices = uint64_t{1} << 24;
+  EXPECT_EQ(SolveBytes(game, options), (814 + 27) * (uint64_t{1} << 24));
+}
+
 }  // namespace
 }  // namespace mnk
