@@ -646,12 +646,17 @@ class LayeredSolver {
       }
       for (int t = 0; t < tiers && status.ok(); ++t) {
         const Range r = Tier(stones, t);
-        status = work_dir_->Get(TierName(stones, t), read_buffer_);
-        if (status.ok() && read_buffer_.size() != PayloadBytes(stones, r)) {
-          status = absl::DataLossError(absl::StrCat(
-              "tier ", TierName(stones, t), " in ", work_dir_->path(),
-              " has the wrong size for this solve"));
+        const std::string name = TierName(stones, t);
+        // A compressed table keeps nothing of an index but its symbols:
+        // pass 1 reads only the tiers' counts (and the start's byte).
+        absl::StatusOr<uint64_t> size =
+            ReadTier(name, pass == 1 && Keeps(Layout::kCompressed));
+        if (size.ok() && *size != PayloadBytes(stones, r)) {
+          size = absl::DataLossError(
+              absl::StrCat("tier ", name, " in ", work_dir_->path(),
+                           " has the wrong size for this solve"));
         }
+        status = size.status();
         if (status.ok()) {
           Load(pass, stones, r, read_buffer_, encoders, counts);
         }
@@ -930,7 +935,18 @@ class LayeredSolver {
     }
   }
 
-  // Takes a tier from its payload (SolveTier wrote it; its size checked).
+  // Tier `name` into read_buffer_ (only its counts and first byte when
+  // `head_only`): its payload's size.
+  absl::StatusOr<uint64_t> ReadTier(const std::string& name, bool head_only) {
+    if (head_only) {
+      return work_dir_->GetHead(name, kCountBytes + 1, read_buffer_);
+    }
+    if (absl::Status s = work_dir_->Get(name, read_buffer_); !s.ok()) return s;
+    return read_buffer_.size();
+  }
+
+  // Takes a tier from its payload (SolveTier wrote it; its size checked;
+  // in pass 1 of a compressed layer, only its counts and first byte).
   // Pass 1: its counts, its records or values (StoreValues); pass 2: its
   // symbols counted; pass 3: its symbols written.
   void Load(int pass, int stones, const Range& r, absl::string_view payload,
@@ -953,7 +969,8 @@ class LayeredSolver {
         solution_.records.SetDetails(r.first + j, bytes[j], moves[j]);
       }
     }
-    StoreValues(stones, bytes, r.begin, r.count);
+    StoreValues(stones, bytes, r.begin,
+                std::min<uint64_t>(r.count, payload.size() - kCountBytes));
   }
 
   // Solves indices [begin, end) of layer `stones`: each position's byte into

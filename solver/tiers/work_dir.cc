@@ -308,6 +308,29 @@ absl::Status WorkDir::Get(const std::string& name, std::string& payload) const {
   return absl::OkStatus();
 }
 
+absl::StatusOr<uint64_t> WorkDir::GetHead(const std::string& name, size_t bytes,
+                                          std::string& head) const {
+  std::string file;
+  absl::StatusOr<uint64_t> size = ReadChecked(name, file);
+  if (!size.ok()) return size.status();
+  head.assign(std::min<uint64_t>(bytes, *size), '\0');
+  ZSTD_DCtx* dctx = ZSTD_createDCtx();
+  if (dctx == nullptr) return absl::ResourceExhaustedError("out of memory");
+  ZSTD_inBuffer in = {file.data() + kHeaderBytes, file.size() - kHeaderBytes,
+                      0};
+  ZSTD_outBuffer out = {head.data(), head.size(), 0};
+  size_t n = 0;
+  while (out.pos < out.size && in.pos < in.size && !ZSTD_isError(n)) {
+    n = ZSTD_decompressStream(dctx, &out, &in);
+  }
+  ZSTD_freeDCtx(dctx);
+  if (ZSTD_isError(n) || out.pos != out.size) {
+    return absl::DataLossError(absl::StrCat(
+        FileName(name), ": the compressed payload does not decode"));
+  }
+  return size;
+}
+
 absl::StatusOr<std::string> WorkDir::Get(const std::string& name) const {
   std::string payload;
   if (absl::Status s = Get(name, payload); !s.ok()) return s;

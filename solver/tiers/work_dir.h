@@ -71,6 +71,11 @@ class WorkDir {
   // Get() into `payload`, whose memory is reused when it is large enough (a
   // fresh buffer of a tier's size is mapped anew each time: slow).
   absl::Status Get(const std::string& name, std::string& payload) const;
+  // The first `bytes` bytes of tier `name`'s payload into `head` (all of it
+  // when shorter), the file checked as by Get() but only those bytes
+  // decompressed: the payload's size.
+  absl::StatusOr<uint64_t> GetHead(const std::string& name, size_t bytes,
+                                   std::string& head) const;
   // The payload size of tier `name`, its header and checksum checked but
   // its bytes not decompressed (a resumed solve skipping tiers done);
   // errors as Get's.

@@ -52,6 +52,11 @@ TEST(WorkDirTest, KeepsWhatItIsGiven) {
     EXPECT_EQ(buffer, payload) << "buffer of " << held;
   }
   EXPECT_EQ(*dir->Check("L03-T000001"), 100000u);
+  std::string head;
+  EXPECT_EQ(*dir->GetHead("L03-T000001", 12346, head), 100000u);
+  EXPECT_EQ(head, payload.substr(0, 12346));
+  EXPECT_EQ(*dir->GetHead("L03-T000001", 200000, head), 100000u);
+  EXPECT_EQ(head, payload);
   EXPECT_EQ(dir->Check("L03-T000002").status().code(),
             absl::StatusCode::kNotFound);
   // An empty payload is a tier too (a layer with nothing reachable).
@@ -98,6 +103,10 @@ TEST(WorkDirTest, NeverTrustsADamagedTier) {
     EXPECT_EQ(dir.Get("t").status().code(), absl::StatusCode::kDataLoss)
         << "byte " << at;
     EXPECT_EQ(dir.Check("t").status().code(), absl::StatusCode::kDataLoss)
+        << "byte " << at;
+    std::string head;
+    EXPECT_EQ(dir.GetHead("t", 10, head).status().code(),
+              absl::StatusCode::kDataLoss)
         << "byte " << at;
   }
   Spit(file, good.substr(0, good.size() - 2));
