@@ -107,14 +107,15 @@ TEST(RunCoderTest, FindsEveryChangeWhateverItsByte) {
         std::vector<uint8_t> symbols(n, kDontCare);
         symbols[at] = 1;
         symbols[next] = 2;
-        absl::StatusOr<RunReader> r =
-            RunReader::Open(EncodeRuns(symbols, 3, 16));
+        const std::string two = EncodeRuns(symbols, 3, 16);  // the reader's
+        absl::StatusOr<RunReader> r = RunReader::Open(two);
         ASSERT_TRUE(r.ok());
         EXPECT_EQ(r->Get(at), 1) << n << " " << at << " " << next;
         EXPECT_EQ(r->Get(next), 2) << n << " " << at << " " << next;
         symbols.assign(n, 1);  // a run of 1s, one 0
         symbols[next] = 0;
-        r = RunReader::Open(EncodeRuns(symbols, 3, 64));
+        const std::string ones = EncodeRuns(symbols, 3, 64);
+        r = RunReader::Open(ones);
         ASSERT_TRUE(r.ok());
         for (size_t i = 0; i < n; ++i) EXPECT_EQ(r->Get(i), i == next ? 0 : 1);
       }
