@@ -133,24 +133,22 @@ expect_eq "damaged tiers redone" "2 2" \
 cmp -s "$TMP/plain2.mnk" "$TMP/mended.mnk" || fail "mended table differs"
 # A damaged layer of a compressed solve cannot be solved again (the tiers
 # it came from are gone): the resumed solve says so and writes nothing.
+# expect_lost WORK_DIR FILE: FILE of the finished 5x4 gravity work dir
+# damaged, the resumed solve fails naming it.
+expect_lost() {
+  printf 'x' | dd of="$1/$2.tier" bs=1 seek=70 conv=notrunc 2> /dev/null
+  "$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \
+    --out="$TMP/lost.mnk" --work-dir="$1" --tier-indices=4096 --resume \
+    > /dev/null 2> "$TMP/err"
+  expect_eq "lost $2 exit" 5 $?
+  expect_contains "lost $2" "$2 in $1 is lost" "$(cat "$TMP/err")"
+  expect_contains "lost $2 advice" "start the solve again in an empty work dir" "$(cat "$TMP/err")"
+  [ -e "$TMP/lost.mnk" ] && fail "a table was written from a lost $2"
+}
 # Its sections are read back as the table is written, a layer at a time.
 cp -r "$TMP/w4" "$TMP/w4lost"
-printf 'x' | dd of="$TMP/w4lost/S08.tier" bs=1 seek=70 conv=notrunc 2> /dev/null
-"$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \
-  --out="$TMP/lost.mnk" --work-dir="$TMP/w4lost" --tier-indices=4096 --resume \
-  > /dev/null 2> "$TMP/err"
-expect_eq "lost sections exit" 5 $?
-expect_contains "lost sections" "S08 in $TMP/w4lost is lost" "$(cat "$TMP/err")"
-[ -e "$TMP/lost.mnk" ] && fail "a table was written from lost sections"
-dir="$TMP/w4"
-printf 'x' | dd of="$dir/D07.tier" bs=1 seek=70 conv=notrunc 2> /dev/null
-"$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \
-  --out="$TMP/lost.mnk" --work-dir="$dir" --tier-indices=4096 --resume \
-  > /dev/null 2> "$TMP/err"
-expect_eq "lost layer exit" 5 $?
-expect_contains "lost layer" "D07 in $dir is lost" "$(cat "$TMP/err")"
-expect_contains "lost layer advice" "start the solve again in an empty work dir" "$(cat "$TMP/err")"
-[ -e "$TMP/lost.mnk" ] && fail "a table was written from a lost layer"
+expect_lost "$TMP/w4lost" S08
+expect_lost "$TMP/w4" D07
 
 # --- Errors.
 "$SOLVE" --quiet --work-dir="$TMP/w1" > /dev/null 2> "$TMP/err"
