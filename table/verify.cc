@@ -11,9 +11,15 @@
 #include "solver/game/policy.h"
 #include "solver/index/layer_walker.h"
 #include "solver/parallel/parallel.h"
+#include "table/verify_rules.h"
 
 namespace mnk {
 namespace {
+
+using verify_internal::BestChild;
+using verify_internal::PackedRemoteness;
+using verify_internal::PackedValue;
+using verify_internal::StoredProblem;
 
 constexpr uint64_t kChunk = 1 << 16;
 
@@ -172,13 +178,6 @@ int OrbitIfCanonical(const Game& game, const Position& p) {
   return n / fixed;
 }
 
-// A value and remoteness packed in a byte by RecordArrays::Details
-// (table/record.h), as the solver's layer bytes hold them; 0: no record.
-Value PackedValue(uint8_t packed) {
-  return static_cast<Value>(packed >> kRemotenessBits);
-}
-int PackedRemoteness(uint8_t packed) { return packed & kMaxRemoteness; }
-
 // A compressed table, layer by layer from the last: the value and
 // remoteness of every stored-canonical position of odd layer s + 1 derived
 // (a byte an entry) from even layer s + 2's stored records (decoded into
@@ -228,37 +227,6 @@ class CompressedVerifier {
     return index_.Index(game_.Canonical(p)) - index_.layer_offset(p.stones());
   }
 
-  // The best child of `p` by the policy, from `lookup(cell, child)` (a
-  // packed record for a child not over): a packed record and the move; 0
-  // when a child has no record.
-  template <typename Lookup>
-  uint8_t Best(const Position& p, const Lookup& lookup, int* move) const {
-    int best_score = -(1 << 20);
-    uint8_t result = 0;
-    for (Mask s = game_.LegalMask(p); s != 0; s &= s - 1) {
-      const int cell = absl::countr_zero(s);
-      const Position child = Game::Play(p, cell);
-      Value v;
-      int after = 0;
-      if (const std::optional<Value> end = game_.Primitive(child)) {
-        v = Negate(*end);
-      } else {
-        const uint8_t packed = lookup(cell, child);
-        if (PackedValue(packed) == Value::kUnreachable) return 0;
-        v = Negate(PackedValue(packed));
-        after = PackedRemoteness(packed);
-      }
-      const int remoteness = has_remoteness_ ? after + 1 : 0;
-      const int score = PolicyScore(v, remoteness);
-      if (score > best_score) {
-        best_score = score;
-        result = RecordArrays::Details(v, remoteness);
-        *move = cell;
-      }
-    }
-    return result;
-  }
-
   // Layer `stones`' stored values and remoteness into values_ (packed), in
   // chunks of whole blocks. False when a section is damaged.
   bool DecodeLayer(int stones) {
@@ -302,8 +270,8 @@ class CompressedVerifier {
                // in O(1).
                walker.PrepareChildren();
                int move = kNoMove;
-               odd_[i - offset] = Best(
-                   p,
+               odd_[i - offset] = BestChild(
+                   game_, has_remoteness_, p,
                    [&](int cell, const Position&) {
                      return above_[walker.Child(cell) - above_offset];
                    },
@@ -343,55 +311,12 @@ class CompressedVerifier {
               decoded = false;
             }
           }
-          const std::string problem =
-              Problem(p, values_[e], mine.moves[e - mine.first]);
+          const std::string problem = StoredProblem(
+              game_, has_remoteness_, p, values_[e], mine.moves[e - mine.first],
+              [&](int, const Position& c) { return odd_[Entry(c)]; });
           if (!problem.empty()) mine.Add(i, game_, p, problem);
         });
     return decoded;
-  }
-
-  // What is wrong with the stored record of `p` (packed value and
-  // remoteness, move symbol), "" if nothing.
-  std::string Problem(const Position& p, uint8_t stored, int stored_move) {
-    int move = kNoMove;
-    const uint8_t expected = Best(
-        p, [&](int, const Position& c) { return odd_[Entry(c)]; }, &move);
-    const int stored_value = static_cast<int>(PackedValue(stored));
-    const int stored_remoteness = PackedRemoteness(stored);
-    const bool gravity = game_.spec().gravity;
-    const int want_move = gravity ? move % game_.width() : move;
-    if (expected == 0) return "a child has no derived record";
-    if (stored_value != static_cast<int>(PackedValue(expected)) ||
-        stored_remoteness != PackedRemoteness(expected)) {
-      return absl::StrCat(
-          "stored ", ValueName(static_cast<Value>(stored_value)),
-          has_remoteness_ ? absl::StrCat(" in ", stored_remoteness) : "",
-          ", its children give ", ValueName(PackedValue(expected)),
-          has_remoteness_ ? absl::StrCat(" in ", PackedRemoteness(expected))
-                          : "");
-    }
-    if (has_remoteness_) {
-      return stored_move == want_move
-                 ? ""
-                 : absl::StrCat("stored move ", stored_move,
-                                " is not the best (", want_move, ")");
-    }
-    // Without remoteness any move of the best value is the policy's.
-    int cell = stored_move;
-    if (gravity) {
-      absl::StatusOr<int> drop = game_.DropCell(p, stored_move);
-      cell = drop.ok() ? *drop : -1;
-    }
-    if (cell < 0 || cell >= game_.cells() ||
-        !(game_.LegalMask(p) >> cell & 1)) {
-      return absl::StrCat("stored move ", stored_move, " is not a legal move");
-    }
-    const Position c = Game::Play(p, cell);
-    const std::optional<Value> end = game_.Primitive(c);
-    const Value v = Negate(end ? *end : PackedValue(odd_[Entry(c)]));
-    return static_cast<int>(v) == stored_value
-               ? ""
-               : absl::StrCat("stored move ", stored_move, " is not the best");
   }
 
   const Table& table_;

@@ -14,6 +14,15 @@
 //   absl::StatusOr<mnk::Table> t = mnk::Table::Load(path);  // checksum
 //   mnk::VerifyReport r = mnk::VerifyRecords(*t, /*threads=*/2);
 //   if (r.errors == 0) ...
+//
+// VerifyRecords holds whole layers (a compressed table: a byte an entry of
+// two layers). VerifyInWorkDir makes the same checks of a compressed table
+// with gravity a tier at a time, with scratch tiers on disk, for boards
+// whose layers do not fit in memory (6x6: 7.6e10 entries a layer):
+//
+//   mnk::TieredVerifyOptions options;
+//   options.work_dir = "/big/verify.work";
+//   absl::StatusOr<mnk::VerifyReport> r = mnk::VerifyInWorkDir(*t, options);
 #ifndef MNK_TABLE_VERIFY_H_
 #define MNK_TABLE_VERIFY_H_
 
@@ -22,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "table/table.h"
 
 namespace mnk {
@@ -39,6 +49,28 @@ struct VerifyReport {
 // its last call (from any thread).
 VerifyReport VerifyRecords(const Table& table, int threads,
                            const std::function<void(uint64_t)>& progress = {});
+
+struct TieredVerifyOptions {
+  std::string work_dir;  // created when missing; see verify_tiers.cc
+  int threads = 1;
+  // Indices a scratch tier holds: a power of two, 2^6 to 2^32.
+  uint64_t tier_indices = uint64_t{1} << 24;
+  // Continue a verify stopped at any moment in `work_dir` (the tiers and
+  // layers done there are taken as they are).
+  bool resume = false;
+};
+
+// VerifyRecords' checks of a compressed table with gravity, a tier at a
+// time: the reachable positions found by a forward pass, every stored
+// record against its children (odd layers derived from the layer above),
+// the same report. Errors: kInvalidArgument for another kind of table or a
+// bad option; the work dir's (table/work_dir.h: kAlreadyExists for one in
+// use without `resume`, kFailedPrecondition for another verify's,
+// kResourceExhausted for a full disk); kDataLoss when the table's sections
+// or a scratch tier that cannot be made again are damaged.
+absl::StatusOr<VerifyReport> VerifyInWorkDir(
+    const Table& table, const TieredVerifyOptions& options,
+    const std::function<void(uint64_t)>& progress = {});
 
 }  // namespace mnk
 

@@ -3,16 +3,26 @@
 //
 //   bazel run //table:verify -- --table=/tmp/4x4k4.mnk
 //
+// A compressed table with gravity too big to check in memory (6x6: two
+// layers of 7.6e10 entries) is checked a tier at a time with
+// --work-dir=DIR (scratch tiers there; --resume continues a verify stopped
+// at any moment):
+//
+//   verify --table=/big/6x6.mnk --work-dir=/big/verify.work [--resume]
+//
 // Exit status: 0 every record checks out; 1 bad command line; 3 the table is
 // missing, unreadable, not a regular file or corrupt (checksum, size,
 // header); 4 not enough memory; 5 records disagree with their children or
-// the rules; 6 standard output could not be written.
+// the rules; 6 standard output could not be written; 7 the work dir cannot
+// be created, written or read (a work dir in use without --resume, or
+// another verify's: 1, as for solve).
 #include <chrono>
 #include <cstdio>
 #include <optional>
 #include <string>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "solver/cli/cli.h"
@@ -24,6 +34,13 @@
 ABSL_FLAG(std::string, table, "", "the table file to check");
 ABSL_FLAG(int, threads, 0, "worker threads (0: one per core)");
 ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
+ABSL_FLAG(std::string, work_dir, "",
+          "check a compressed table with gravity a tier at a time, with "
+          "scratch tiers in this directory");
+ABSL_FLAG(uint64_t, tier_indices, uint64_t{1} << 24,
+          "with --work-dir: indices a scratch tier holds (a power of two)");
+ABSL_FLAG(bool, resume, false,
+          "with --work-dir: continue the verify stopped there");
 
 namespace mnk {
 namespace {
@@ -47,14 +64,43 @@ absl::StatusOr<Table> LoadChecked(const std::string& path) {
   return table;
 }
 
-// Step 2: every record against its children, with a progress line.
-VerifyReport CheckRecords(const Table& table, int threads) {
+// Step 2: every record against its children, with a progress line; in
+// memory, or a tier at a time with --work-dir (the forward pass, then each
+// layer: twice the entries).
+absl::StatusOr<VerifyReport> CheckRecords(const Table& table, int threads) {
   const bool book = table.layout() == Layout::kBook;
+  const std::string work_dir = UserPath(absl::GetFlag(FLAGS_work_dir));
+  const uint64_t entries = book ? table.reachable() : table.index().size();
   Progress progress(!absl::GetFlag(FLAGS_quiet),
                     "verify " + table.game().spec().Name(),
-                    book ? table.reachable() : table.index().size(), "entries");
+                    work_dir.empty() ? entries : 2 * entries, "entries");
   progress.SetPhase("checking");
-  return VerifyRecords(table, threads, [&](uint64_t n) { progress.Add(n); });
+  const auto add = [&](uint64_t n) { progress.Add(n); };
+  if (work_dir.empty()) return VerifyRecords(table, threads, add);
+  TieredVerifyOptions options;
+  options.work_dir = work_dir;
+  options.threads = threads;
+  options.tier_indices = absl::GetFlag(FLAGS_tier_indices);
+  options.resume = absl::GetFlag(FLAGS_resume);
+  return VerifyInWorkDir(table, options, add);
+}
+
+// A failed tiered check's exit status: its options, the table's sections,
+// or the work dir.
+int CheckFailed(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kAlreadyExists:
+    case absl::StatusCode::kFailedPrecondition:
+      return Fail(kExitUsage, status);
+    case absl::StatusCode::kDataLoss:
+      if (absl::StrContains(status.message(), "sections")) {
+        return Fail(kExitTable, status);
+      }
+      return Fail(kExitScratch, status);
+    default:
+      return Fail(kExitScratch, status);
+  }
 }
 
 // Step 3: what was checked and what failed. Returns whether all passed.
@@ -103,11 +149,17 @@ int Main() {
   absl::StatusOr<Table> table = LoadChecked(path);
   if (!table.ok()) return Fail(TableExit(table.status()), table.status());
   if (!Flushed()) return OutputFailed("the report");
-  const VerifyReport report = CheckRecords(*table, *threads);
+  if (absl::GetFlag(FLAGS_work_dir).empty() &&
+      (absl::GetFlag(FLAGS_resume) ||
+       absl::GetFlag(FLAGS_tier_indices) != uint64_t{1} << 24)) {
+    return Fail(kExitUsage, "--resume and --tier-indices need --work-dir=DIR");
+  }
+  const absl::StatusOr<VerifyReport> report = CheckRecords(*table, *threads);
+  if (!report.ok()) return CheckFailed(report.status());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  const bool ok = PrintReport(*table, report, seconds);
+  const bool ok = PrintReport(*table, *report, seconds);
   if (!Flushed()) return OutputFailed("the report");
   return ok ? kExitOk : kExitDisagree;
 }
@@ -119,8 +171,10 @@ int main(int argc, char** argv) {
   if (std::optional<int> done = mnk::StartTool(
           "verify",
           "re-checks a table file, every record against its children.\n"
-          "  verify --table=FILE [--threads=T] [--quiet]",
-          argc, argv)) {
+          "  verify --table=FILE [--threads=T] [--quiet]\n"
+          "  verify --table=FILE --work-dir=DIR [--tier-indices=N] "
+          "[--resume]",
+          argc, argv, /*dashes=*/true)) {
     return *done;
   }
   mnk::ExitOnTruncatedTable("verify", mnk::kExitTable);

@@ -3,8 +3,10 @@
 // without, the same value and a best move that keeps it. Every position of
 // the boards up to 12 cells, normal and misère, with and without gravity;
 // 100,000 random reachable positions of 4,4,4. verify passes them and
-// catches a damaged table.
+// catches a damaged table, in memory and a tier at a time (gravity).
+#include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -16,6 +18,19 @@
 
 namespace mnk {
 namespace {
+
+// VerifyInWorkDir's report in a fresh scratch dir, tiers of `tier` indices.
+VerifyReport VerifyInTiers(const Table& table, uint64_t tier, int threads) {
+  static int runs = 0;
+  TieredVerifyOptions options;
+  options.work_dir =
+      absl::StrCat(std::getenv("TEST_TMPDIR"), "/verify", ++runs);
+  options.tier_indices = tier;
+  options.threads = threads;
+  absl::StatusOr<VerifyReport> report = VerifyInWorkDir(table, options);
+  EXPECT_TRUE(report.ok()) << report.status();
+  return report.ok() ? *report : VerifyReport{};
+}
 
 // Checks the positions i of `full` for which pick(i) is true.
 template <typename Pick>
@@ -169,17 +184,73 @@ TEST(CompressedTest, VerifyFindsRecordsThatLie) {
           game, full->records.view(), full->stats.reachable, remoteness));
       full->records.Set(i, truth);
       ASSERT_TRUE(table.ok()) << table.status();
-      const VerifyReport report = VerifyRecords(*table, 1);
-      if (!remoteness && lie.best_move == 15 && column3 == Value::kDraw) {
-        EXPECT_EQ(report.errors, 0u) << report.first_errors[0];
-        continue;
+      for (const VerifyReport& report :
+           {VerifyRecords(*table, 1), VerifyInTiers(*table, 4096, 1)}) {
+        if (!remoteness && lie.best_move == 15 && column3 == Value::kDraw) {
+          EXPECT_EQ(report.errors, 0u) << report.first_errors[0];
+          continue;
+        }
+        ASSERT_GE(report.errors, 1u) << lie.best_move;
+        EXPECT_NE(report.first_errors[0].find(absl::StrCat(
+                      "index ", i, " ", game.Format(p), ": stored ")),
+                  std::string::npos)
+            << report.first_errors[0];
       }
-      ASSERT_GE(report.errors, 1u) << lie.best_move;
-      EXPECT_NE(report.first_errors[0].find(absl::StrCat(
-                    "index ", i, " ", game.Format(p), ": stored ")),
-                std::string::npos)
-          << report.first_errors[0];
     }
+  }
+}
+
+// A tier at a time, the same report as in memory: every gravity board of
+// up to 16 cells with k = 3 or 4, normal and misère, with and without
+// remoteness, tiers from 64 indices (one to hundreds a layer).
+TEST(CompressedTest, VerifyInTiersGivesTheSameReport) {
+  int boards = 0;
+  for (const GameSpec& spec :
+       {GameSpec{3, 3, 3, true}, GameSpec{4, 3, 3, true, true},
+        GameSpec{4, 4, 3, true}, GameSpec{4, 4, 4, true},
+        GameSpec{4, 4, 4, true, true}, GameSpec{5, 3, 3, true}}) {
+    absl::StatusOr<Solution> full = Solve(*Game::Create(spec), {2});
+    ASSERT_TRUE(full.ok());
+    for (bool remoteness : {true, false}) {
+      absl::StatusOr<Table> table = Table::FromBytes(SerializeCompressedTable(
+          full->game, full->records.view(), full->stats.reachable, remoteness));
+      ASSERT_TRUE(table.ok()) << table.status();
+      const VerifyReport memory = VerifyRecords(*table, 2);
+      ASSERT_EQ(memory.errors, 0u) << memory.first_errors[0];
+      const uint64_t small = spec.cells() <= 12 ? 64 : 4096;
+      for (uint64_t tier : {small, uint64_t{1} << 16}) {
+        const VerifyReport tiers = VerifyInTiers(*table, tier, 2);
+        EXPECT_EQ(tiers.errors, 0u)
+            << spec.Name() << ": " << tiers.first_errors[0];
+        EXPECT_EQ(tiers.indices, memory.indices) << spec.Name();
+        EXPECT_EQ(tiers.reachable, full->stats.reachable) << spec.Name();
+        EXPECT_EQ(tiers.checked, memory.checked) << spec.Name();
+      }
+      ++boards;
+    }
+  }
+  EXPECT_EQ(boards, 12);
+}
+
+// Tables a tier at a time cannot check: without gravity, and other layouts;
+// a bad tier size.
+TEST(CompressedTest, VerifyInTiersRefuses) {
+  for (const GameSpec& spec : {GameSpec{3, 3, 3}, GameSpec{3, 3, 3, true}}) {
+    absl::StatusOr<Solution> full = Solve(*Game::Create(spec), {2});
+    ASSERT_TRUE(full.ok());
+    absl::StatusOr<Table> compressed =
+        Table::FromBytes(SerializeCompressedTable(
+            full->game, full->records.view(), full->stats.reachable, true));
+    ASSERT_TRUE(compressed.ok());
+    TieredVerifyOptions options;
+    options.work_dir = absl::StrCat(std::getenv("TEST_TMPDIR"), "/refused");
+    options.tier_indices = spec.gravity ? 100 : 64;
+    const absl::Status s = VerifyInWorkDir(*compressed, options).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+    EXPECT_NE(s.message().find(spec.gravity ? "expected a power of two"
+                                            : "with gravity only"),
+              std::string::npos)
+        << s;
   }
 }
 

@@ -5,10 +5,12 @@
 # again, never trusted; MPI (mpirun -np 3 solve_mpi, on loopback) writes the
 # same bytes as one process, for boards with and without gravity and every
 # layout; and the errors: a work dir in use, of another solve, a full disk,
-# too little memory.
+# too little memory. verify with a work dir (a tier at a time): the same
+# report as in memory, killed and resumed too, and its errors.
 set -u
 SOLVE="$TEST_SRCDIR/mnk/solver/solve"
 SOLVE_MPI="$TEST_SRCDIR/mnk/solver/solve_mpi"
+VERIFY="$TEST_SRCDIR/mnk/table/verify"
 JSON="$TEST_SRCDIR/mnk/tests/json_get"
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
@@ -149,6 +151,56 @@ expect_lost() {
 cp -r "$TMP/w4" "$TMP/w4lost"
 expect_lost "$TMP/w4lost" S08
 expect_lost "$TMP/w4" D07
+
+# --- verify a tier at a time: the same counts as in memory, and the same
+# again when killed at random moments and resumed until done.
+"$VERIFY" --table="$TMP/plain4.mnk" --quiet > "$TMP/v.out"
+expect_eq "verify in memory exit" 0 $?
+records=$(grep '^records' "$TMP/v.out")
+expect_contains "verify in memory" "3945711 reachable (header: 3945711), 785365 stored records checked" "$records"
+"$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v1" \
+  --tier-indices=4096 > "$TMP/v.out"
+expect_eq "verify in tiers exit" 0 $?
+expect_eq "verify in tiers" "$records" "$(grep '^records' "$TMP/v.out")"
+# Done: only the manifest, the forward pass's mark and a file a layer pair
+# (C00 to C20).
+expect_eq "verify work dir at the end" 13 "$(ls "$TMP/v1" | wc -l)"
+kills=0 resume="" status=1
+for attempt in $(seq 1 40); do
+  "$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v2" \
+    --tier-indices=4096 $resume > "$TMP/v.out" 2> "$TMP/v.err" &
+  pid=$!
+  sleep "$(printf '0.%03d' $((RANDOM % 400 + 10)))"
+  if kill -KILL "$pid" 2> /dev/null; then
+    kills=$((kills + 1))
+    wait "$pid" 2> /dev/null
+  else
+    wait "$pid"
+    status=$?
+    break
+  fi
+  resume=--resume
+done
+expect_eq "verify killed and resumed exit ($(cat "$TMP/v.err"))" 0 "$status"
+expect_eq "verify killed $kills times, resumed" "$records" "$(grep '^records' "$TMP/v.out")"
+[ "$kills" -gt 0 ] || fail "verify: never killed mid-way"
+"$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v1" > /dev/null 2> "$TMP/err"
+expect_eq "verify work dir in use exit" 1 $?
+expect_contains "verify work dir in use" "holds a verify already; pass --resume" "$(cat "$TMP/err")"
+"$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v1" --resume > /dev/null 2> "$TMP/err"
+expect_eq "another verify exit" 1 $?
+expect_contains "another verify" "holds another verify" "$(cat "$TMP/err")"
+"$VERIFY" --table="$TMP/plain5.mnk" --quiet --work-dir="$TMP/v3" > /dev/null 2> "$TMP/err"
+expect_eq "verify without gravity in tiers exit" 1 $?
+expect_contains "verify without gravity in tiers" "compressed tables with gravity only" "$(cat "$TMP/err")"
+"$VERIFY" --table="$TMP/plain4.mnk" --quiet --resume > /dev/null 2> "$TMP/err"
+expect_eq "verify resume without work dir exit" 1 $?
+"$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v4" \
+  --tier-indices=100 > /dev/null 2> "$TMP/err"
+expect_eq "verify tier size exit" 1 $?
+expect_contains "verify tier size" "expected a power of two from 64" "$(cat "$TMP/err")"
+"$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir=/proc/no-such-dir > /dev/null 2> "$TMP/err"
+expect_eq "verify uncreatable work dir exit" 7 $?
 
 # --- Errors.
 "$SOLVE" --quiet --work-dir="$TMP/w1" > /dev/null 2> "$TMP/err"

@@ -44,6 +44,7 @@ enum ExitCode : int {
   kExitDisagree = 5,     // verify: records disagree with their children
   kExitListen = 5,       // serve: cannot listen on the address and port
   kExitOutput = 6,       // standard output could not be written
+  kExitScratch = 7,      // verify: its work dir cannot be written or read
 };
 
 // Names the tool in messages: "play", "solve (rank 2)". StartTool sets it.

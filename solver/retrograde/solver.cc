@@ -19,9 +19,9 @@
 #include "solver/game/policy.h"
 #include "solver/index/layer_walker.h"
 #include "solver/parallel/parallel.h"
-#include "solver/tiers/work_dir.h"
 #include "table/compressed.h"
 #include "table/file_io.h"
+#include "table/work_dir.h"
 
 namespace mnk {
 namespace {
@@ -329,7 +329,7 @@ struct KeepSymbols {  // compressed even layers: canonical positions not over
 
 // One solve: the steps are the public methods, called in order by Solve().
 //
-// A tier on disk ("L<layer>-T<tier>", solver/tiers/work_dir.h), its payload:
+// A tier on disk ("L<layer>-T<tier>", table/work_dir.h), its payload:
 //   72 bytes   its Counts (AppendCounts)
 //   n bytes    the layer bytes of its n indices (value << 6 | remoteness)
 //   n bytes    full layout only: each index's best move (kNoMove: none)

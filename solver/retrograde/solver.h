@@ -65,7 +65,7 @@ struct SolveOptions {
   TableLayout layout = TableLayout::Full();
   // Refuses games whose records would take more memory than this.
   uint64_t max_bytes = uint64_t{16} << 30;
-  // Keeps every solved tier in this directory (solver/tiers/work_dir.h);
+  // Keeps every solved tier in this directory (table/work_dir.h);
   // empty: nothing is written.
   std::string work_dir = "";
   // Trusts the tiers found in work_dir (each checked first; a damaged one is

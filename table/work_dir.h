@@ -1,6 +1,7 @@
 // A solve's work dir: every solved tier kept on disk, compressed and
 // checksummed, so that a killed solve resumes where it stopped and several
 // processes (MPI ranks, solver/solve_mpi_main.cc) share their results.
+// verify keeps its scratch tiers in one the same way (table/verify_tiers.cc).
 //
 //   absl::StatusOr<mnk::WorkDir> dir =
 //       mnk::WorkDir::Open("/tmp/work", "game 4,4,3g\nlayout full\n",
@@ -48,7 +49,8 @@ class WorkDir {
  public:
   static constexpr size_t kMaxNameBytes = 32;
 
-  // Opens `path` (created when missing) for the solve `manifest` describes.
+  // Opens `path` (created when missing) for the `job` ("solve", "verify":
+  // named in messages) that `manifest` describes.
   // Without `resume` the directory must hold no manifest yet (kAlreadyExists
   // otherwise: tiers there would be overwritten); with it, the manifest there
   // must equal `manifest` (kFailedPrecondition otherwise, as for a path that
@@ -57,7 +59,8 @@ class WorkDir {
   // not a regular one (the manifest included); kPermissionDenied or
   // kUnavailable when it cannot be created, read or written.
   static absl::StatusOr<WorkDir> Open(const std::string& path,
-                                      const std::string& manifest, bool resume);
+                                      const std::string& manifest, bool resume,
+                                      absl::string_view job = "solve");
 
   // Writes `payload` as tier `name` (letters, digits, '-' only, at most
   // kMaxNameBytes), replacing

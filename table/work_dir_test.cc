@@ -1,4 +1,4 @@
-#include "solver/tiers/work_dir.h"
+#include "table/work_dir.h"
 
 #include <sys/resource.h>
 #include <sys/stat.h>

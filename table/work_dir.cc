@@ -1,4 +1,4 @@
-#include "solver/tiers/work_dir.h"
+#include "table/work_dir.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -107,7 +107,7 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
 
 // kDataLoss naming the first entry of `path` that is neither a regular
 // file nor a directory.
-absl::Status CheckEntries(const std::string& path) {
+absl::Status CheckEntries(const std::string& path, absl::string_view job) {
   absl::StatusOr<std::vector<std::string>> names = ListDirectory(path);
   if (!names.ok()) return names.status();
   for (const std::string& name : *names) {
@@ -119,7 +119,7 @@ absl::Status CheckEntries(const std::string& path) {
     }
     return absl::DataLossError(absl::StrCat(
         "the work dir holds ", file, ", which is ", FileKind(st.st_mode),
-        ": expected only the regular files a solve writes; remove it"));
+        ": expected only the regular files a ", job, " writes; remove it"));
   }
   return absl::OkStatus();
 }
@@ -136,8 +136,8 @@ bool ValidName(absl::string_view name) {
 }  // namespace
 
 absl::StatusOr<WorkDir> WorkDir::Open(const std::string& path,
-                                      const std::string& manifest,
-                                      bool resume) {
+                                      const std::string& manifest, bool resume,
+                                      absl::string_view job) {
   if (path.empty()) {
     return absl::InvalidArgumentError("the work dir's name is empty");
   }
@@ -150,19 +150,20 @@ absl::StatusOr<WorkDir> WorkDir::Open(const std::string& path,
     return absl::FailedPreconditionError(
         absl::StrCat("the work dir ", path, " is not a directory"));
   }
-  if (absl::Status s = CheckEntries(path); !s.ok()) return s;
+  if (absl::Status s = CheckEntries(path, job); !s.ok()) return s;
   const std::string file = absl::StrCat(path, "/", kManifest);
   absl::StatusOr<std::string> found = ReadFile(file);
   if (found.ok()) {
     if (!resume) {
       return absl::AlreadyExistsError(absl::StrCat(
-          "the work dir ", path,
-          " holds a solve already; pass --resume to continue it, or choose "
-          "an empty directory"));
+          "the work dir ", path, " holds a ", job,
+          " already; pass --resume to continue it, or choose an empty "
+          "directory"));
     }
     if (*found != manifest) {
       return absl::FailedPreconditionError(absl::StrCat(
-          "the work dir ", path, " holds another solve (its manifest says \"",
+          "the work dir ", path, " holds another ", job,
+          " (its manifest says \"",
           absl::StrJoin(absl::StrSplit(*found, '\n', absl::SkipEmpty()), "; "),
           "\", this one is \"",
           absl::StrJoin(absl::StrSplit(manifest, '\n', absl::SkipEmpty()),

@@ -1,0 +1,629 @@
+// VerifyInWorkDir (verify.h): a compressed table with gravity checked a tier
+// at a time, for boards whose layers do not fit in memory.
+//
+// A tier is `tier_indices` consecutive entries of one layer (the last one
+// of a layer shorter). The work dir holds, by name (table/work_dir.h):
+//
+//   R<L>-T<t>  reachable bits of tier t of layer L (bit j % 64 of word
+//              j / 64 for the tier's entry j), from the forward pass
+//   F          the forward pass is done
+//   O<L>-T<t>  odd layer L's records, derived from their children: a head
+//              (reachable, 0, errors: 3 x u64) and a packed value and
+//              remoteness a byte an entry (0: not reachable, or over)
+//   P<L>-T<t>  even layer L's stored records checked: the head (reachable,
+//              checked, errors) and the stored record packed a byte an
+//              entry, for canonical positions in play
+//   E<L>-T<t>  even layer L's records for every position in play (a
+//              mirror image takes its canonical image's), no head
+//   C<L>       even layer L and odd layer L + 1 done: reachable, checked,
+//              errors (3 x u64) and the first errors found, one a line
+//
+// Even layers from the last: (1) odd layer L + 1 derived from the E tiers
+// of layer L + 2 (the full board's positions are all over: the rules
+// decide); (2) layer L's stored records decoded from the table and checked
+// against the O tiers; (3) the E tiers of layer L; (4) C<L> written and
+// the tiers no step reads again removed. A tier reads every tier of its
+// shapes' child shapes (O, E) or mirror shapes (P): near 6x6's full board
+// a shape spans hundreds of tiers. A resumed verify takes every tier and
+// layer found whole and makes the rest again; a layer's scratch tiers lost
+// after it was done are not needed again.
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/numeric/bits.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "solver/index/layer_walker.h"
+#include "solver/parallel/parallel.h"
+#include "table/file_io.h"
+#include "table/verify.h"
+#include "table/verify_rules.h"
+#include "table/work_dir.h"
+
+namespace mnk {
+namespace {
+
+using verify_internal::BestChild;
+using verify_internal::StoredProblem;
+
+constexpr uint64_t kChunk = 1 << 16;
+constexpr size_t kHeadBytes = 24;
+constexpr size_t kMaxErrors = 10;
+
+// Counts of a tier or layer (the head of O and P tiers, the start of C).
+struct Counts {
+  uint64_t reachable = 0, checked = 0, errors = 0;
+  std::vector<std::string> first_errors;
+
+  void Add(const Counts& c) {
+    reachable += c.reachable;
+    checked += c.checked;
+    errors += c.errors;
+    for (const std::string& e : c.first_errors) {
+      if (first_errors.size() < kMaxErrors) first_errors.push_back(e);
+    }
+  }
+  std::string Head() const {
+    std::string head(kHeadBytes, '\0');
+    PutLittleEndian(&head[0], reachable, 8);
+    PutLittleEndian(&head[8], checked, 8);
+    PutLittleEndian(&head[16], errors, 8);
+    return head;
+  }
+  static Counts FromHead(absl::string_view head) {
+    Counts c;
+    c.reachable = GetLittleEndian(head.data(), 8);
+    c.checked = GetLittleEndian(head.data() + 8, 8);
+    c.errors = GetLittleEndian(head.data() + 16, 8);
+    return c;
+  }
+};
+
+// Tiers of one kind and layer read back, by tier number; those let go of
+// are reused.
+class TierSet {
+ public:
+  // Entry j of the layer (its tier must be loaded).
+  uint8_t At(uint64_t j) const { return pointers_[j >> shift_][j & mask_]; }
+
+  // Holds exactly the tiers `needed` of (kind, layer), each of `head`
+  // bytes then entries as `counts(t)` says; `get(name, buffer)` reads one.
+  template <typename Name, typename Count>
+  absl::Status Hold(const WorkDir& dir, const std::vector<bool>& needed,
+                    int shift, size_t head, const Name& name,
+                    const Count& count) {
+    if (key_ != name(0)) {
+      key_ = name(0);
+      for (std::string& t : tiers_) spare_.push_back(std::move(t));
+      tiers_.clear();
+      pointers_.clear();
+    }
+    shift_ = shift;
+    mask_ = (uint64_t{1} << shift) - 1;
+    tiers_.resize(needed.size());
+    pointers_.resize(needed.size(), nullptr);
+    for (size_t t = 0; t < needed.size(); ++t) {
+      if (!needed[t] && pointers_[t] != nullptr) {
+        spare_.push_back(std::move(tiers_[t]));
+        tiers_[t] = std::string();
+        pointers_[t] = nullptr;
+      }
+    }
+    for (size_t t = 0; t < needed.size(); ++t) {
+      if (!needed[t] || pointers_[t] != nullptr) continue;
+      if (!spare_.empty()) {
+        tiers_[t] = std::move(spare_.back());
+        spare_.pop_back();
+      }
+      const std::string n = name(t);
+      if (absl::Status s = dir.Get(n, tiers_[t]); !s.ok()) {
+        return absl::DataLossError(absl::StrCat(
+            "scratch tier ", n, " in ", dir.path(), " is lost (", s.message(),
+            "); the tiers it came from are gone: start the verify again in "
+            "an empty work dir"));
+      }
+      if (tiers_[t].size() != head + count(t)) {
+        return absl::DataLossError(absl::StrCat(
+            "scratch tier ", n, " in ", dir.path(), " has the wrong size"));
+      }
+      pointers_[t] = reinterpret_cast<const uint8_t*>(tiers_[t].data()) + head;
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  std::string key_;  // the name of tier 0 of the kind and layer held
+  int shift_ = 0;
+  uint64_t mask_ = 0;
+  std::vector<std::string> tiers_, spare_;
+  std::vector<const uint8_t*> pointers_;
+};
+
+// Errors found by one thread in a chunk, merged under a lock.
+struct Found {
+  Counts counts;
+  void Add(uint64_t i, const Game& game, const Position& p,
+           const std::string& problem) {
+    ++counts.errors;
+    if (counts.first_errors.size() < kMaxErrors) {
+      counts.first_errors.push_back(
+          absl::StrCat("index ", i, " ", game.Format(p), ": ", problem));
+    }
+  }
+};
+
+class TieredVerifier {
+ public:
+  TieredVerifier(const Table& table, WorkDir dir,
+                 const TieredVerifyOptions& options,
+                 const std::function<void(uint64_t)>& progress)
+      : game_(table.game()),
+        index_(table.index()),
+        sections_(*table.compressed()),
+        has_remoteness_(table.has_remoteness()),
+        dir_(std::move(dir)),
+        threads_(options.threads),
+        shift_(absl::countr_zero(options.tier_indices)),
+        progress_(progress) {}
+
+  absl::StatusOr<VerifyReport> Run() {
+    if (absl::Status s = Forward(); !s.ok()) return s;
+    VerifyReport report;
+    report.indices = index_.size();
+    Counts total;
+    const int top = game_.cells() - game_.cells() % 2;
+    for (int stones = top; stones >= 0; stones -= 2) {
+      absl::StatusOr<Counts> layer = EvenLayer(stones);
+      if (!layer.ok()) return layer.status();
+      total.Add(*layer);
+    }
+    report.reachable = total.reachable;
+    report.checked = total.checked;
+    report.errors = total.errors;
+    report.first_errors = total.first_errors;
+    return report;
+  }
+
+ private:
+  struct Range {
+    uint64_t begin, count;  // entries of the layer
+  };
+  uint64_t Tiers(int stones) const {
+    return ((index_.layer_size(stones) - 1) >> shift_) + 1;
+  }
+  Range Tier(int stones, uint64_t t) const {
+    const uint64_t begin = t << shift_;
+    return {begin,
+            std::min(uint64_t{1} << shift_, index_.layer_size(stones) - begin)};
+  }
+  static std::string Name(char kind, int stones, uint64_t t) {
+    return absl::StrFormat("%c%02d-T%07d", kind, stones, t);
+  }
+  bool Done(const std::string& name) const { return dir_.Check(name).ok(); }
+
+  // The tiers of layer `stones` + `step` that hold the images of the
+  // shapes of tier `r` of layer `stones` under `image(occupied)`, a call
+  // for each image shape.
+  template <typename Images>
+  std::vector<bool> TiersOf(int stones, const Range& r, int step,
+                            const Images& images) const {
+    std::vector<bool> needed(Tiers(stones + step), false);
+    const uint64_t patterns = index_.patterns(stones);
+    const uint64_t image_patterns = index_.patterns(stones + step);
+    const uint64_t last = (r.begin + r.count - 1) / patterns;
+    Mask occupied = index_.Shape(stones, r.begin / patterns);
+    for (uint64_t shape = r.begin / patterns;; ++shape) {
+      images(occupied, [&](Mask image) {
+        const uint64_t rank = index_.ShapeRank(image);
+        const uint64_t first = rank * image_patterns >> shift_;
+        const uint64_t end = ((rank + 1) * image_patterns - 1) >> shift_;
+        for (uint64_t t = first; t <= end; ++t) needed[t] = true;
+      });
+      if (shape == last) break;
+      occupied = index_.NextShape(occupied);
+    }
+    return needed;
+  }
+  std::vector<bool> ChildTiers(int stones, const Range& r) const {
+    return TiersOf(stones, r, 1, [&](Mask occupied, const auto& add) {
+      for (Mask s = game_.Playable(occupied); s != 0; s &= s - 1) {
+        add(occupied | (s & -s));
+      }
+    });
+  }
+  std::vector<bool> MirrorTiers(int stones, const Range& r) const {
+    return TiersOf(stones, r, 0, [&](Mask occupied, const auto& add) {
+      add(game_.TransformMask(occupied, 1));
+    });
+  }
+  // Holds the tiers `needed` of `kind` and layer `stones` in `set`.
+  absl::Status Hold(TierSet& set, char kind, int stones,
+                    const std::vector<bool>& needed, size_t head) {
+    return set.Hold(
+        dir_, needed, shift_, head,
+        [&](uint64_t t) { return Name(kind, stones, t); },
+        [&](uint64_t t) { return Tier(stones, t).count; });
+  }
+
+  // Tier t of layer `stones`' reachable bits into bits_.
+  absl::Status LoadBits(int stones, uint64_t t) {
+    const Range r = Tier(stones, t);
+    if (absl::Status s = dir_.Get(Name('R', stones, t), buffer_); !s.ok()) {
+      return s;
+    }
+    if (buffer_.size() != (r.count + 63) / 64 * 8) {
+      return absl::DataLossError(
+          absl::StrCat("scratch tier ", Name('R', stones, t), " in ",
+                       dir_.path(), " has the wrong size"));
+    }
+    bits_.resize((r.count + 63) / 64);
+    for (size_t w = 0; w < bits_.size(); ++w) {
+      bits_[w] = GetLittleEndian(buffer_.data() + 8 * w, 8);
+    }
+    return absl::OkStatus();
+  }
+  uint64_t Popcount() const {
+    uint64_t n = 0;
+    for (uint64_t w : bits_) n += absl::popcount(w);
+    return n;
+  }
+
+  // Calls visit(found, walker, entry, position) for every reachable
+  // position of tier `r` of layer `stones` (bits_), in chunks shared out
+  // among the threads; returns what they found.
+  template <typename Visit>
+  Counts ForTier(int stones, const Range& r, Visit&& visit) {
+    Counts total;
+    std::mutex mu;
+    const uint64_t offset = index_.layer_offset(stones);
+    ParallelChunks(r.count, kChunk, threads_, [&](uint64_t b, uint64_t e, int) {
+      Found mine;
+      LayerWalker walker(game_, index_, stones);
+      walker.WalkReached(r.begin + b, r.begin + e, bits_.data(), r.begin >> 6,
+                         [&](uint64_t i, const Position& p) {
+                           visit(mine, walker, i - offset, p);
+                         });
+      std::lock_guard<std::mutex> lock(mu);
+      total.Add(mine.counts);
+    });
+    if (progress_) progress_(r.count);
+    return total;
+  }
+
+  // The forward pass: each layer's reachable bits from the layer before,
+  // the next layer held whole (one bit an entry).
+  absl::Status Forward() {
+    if (Done("F")) return absl::OkStatus();
+    if (!Done(Name('R', 0, 0))) {
+      std::string empty_board(8, '\0');
+      empty_board[0] = 1;
+      if (absl::Status s = dir_.Put(Name('R', 0, 0), empty_board); !s.ok()) {
+        return s;
+      }
+    }
+    std::vector<uint64_t> next;
+    for (int stones = 0; stones < game_.cells(); ++stones) {
+      const int below = stones + 1;
+      bool done = true;
+      for (uint64_t t = 0; done && t < Tiers(below); ++t) {
+        done = Done(Name('R', below, t));
+      }
+      if (done) continue;
+      next.assign((index_.layer_size(below) + 63) / 64, 0);
+      const uint64_t child_offset = index_.layer_offset(below);
+      for (uint64_t t = 0; t < Tiers(stones); ++t) {
+        if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
+        ForTier(stones, Tier(stones, t),
+                [&](Found&, LayerWalker& walker, uint64_t, const Position& p) {
+                  if (game_.IsTerminal(p)) return;
+                  walker.PrepareChildren();
+                  for (Mask s = walker.legal(); s != 0; s &= s - 1) {
+                    const uint64_t c =
+                        walker.Child(absl::countr_zero(s)) - child_offset;
+                    __atomic_fetch_or(&next[c >> 6], uint64_t{1} << (c & 63),
+                                      __ATOMIC_RELAXED);
+                  }
+                });
+      }
+      for (uint64_t t = 0; t < Tiers(below); ++t) {
+        const Range r = Tier(below, t);
+        std::string bytes((r.count + 63) / 64 * 8, '\0');
+        for (uint64_t w = 0; w < (r.count + 63) / 64; ++w) {
+          PutLittleEndian(&bytes[8 * w], next[(r.begin >> 6) + w], 8);
+        }
+        if (absl::Status s = dir_.Put(Name('R', below, t), bytes); !s.ok()) {
+          return s;
+        }
+      }
+    }
+    std::vector<uint64_t>().swap(next);
+    return dir_.Put("F", "");
+  }
+
+  // Even layer `stones` and the odd layer after it, checked (steps 1-4 of
+  // the file comment), or their counts from C<stones>.
+  absl::StatusOr<Counts> EvenLayer(int stones) {
+    const std::string done =
+        absl::StrCat("C", absl::Dec(stones, absl::kZeroPad2));
+    absl::StatusOr<std::string> c = dir_.Get(done);
+    if (!c.ok()) {
+      if (stones < game_.cells()) {
+        if (absl::Status s = DeriveOdd(stones + 1); !s.ok()) return s;
+      }
+      if (absl::Status s = CheckEven(stones); !s.ok()) return s;
+      if (stones > 0 && stones < game_.cells()) {
+        if (absl::Status s = FillEven(stones); !s.ok()) return s;
+      }
+      absl::StatusOr<Counts> counts = LayerCounts(stones);
+      if (!counts.ok()) return counts.status();
+      std::string bytes = counts->Head();
+      for (const std::string& e : counts->first_errors) {
+        absl::StrAppend(&bytes, e, "\n");
+      }
+      if (absl::Status s = dir_.Put(done, bytes); !s.ok()) return s;
+      c = std::move(bytes);
+    } else if (c->size() < kHeadBytes) {
+      return absl::DataLossError(
+          absl::StrCat(done, " in ", dir_.path(), " is too short"));
+    }
+    if (absl::Status s = RemoveUsed(stones); !s.ok()) return s;
+    Counts counts = Counts::FromHead(*c);
+    for (absl::string_view line :
+         absl::StrSplit(absl::string_view(*c).substr(kHeadBytes), '\n',
+                        absl::SkipEmpty())) {
+      counts.first_errors.emplace_back(line);
+    }
+    return counts;
+  }
+
+  // Step 1: odd layer `stones`' records from their children.
+  absl::Status DeriveOdd(int stones) {
+    const int below = stones + 1;
+    const bool stored = below < game_.cells();  // else every child is over
+    const uint64_t child_offset =
+        below <= game_.cells() ? index_.layer_offset(below) : 0;
+    for (uint64_t t = 0; t < Tiers(stones); ++t) {
+      const std::string name = Name('O', stones, t);
+      if (Done(name)) continue;
+      const Range r = Tier(stones, t);
+      if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
+      if (stored) {
+        if (absl::Status s =
+                Hold(children_, 'E', below, ChildTiers(stones, r), 0);
+            !s.ok()) {
+          return s;
+        }
+      }
+      std::string out(kHeadBytes + r.count, '\0');
+      uint8_t* records = reinterpret_cast<uint8_t*>(&out[kHeadBytes]);
+      Counts counts = ForTier(
+          stones, r,
+          [&](Found& mine, LayerWalker& walker, uint64_t e, const Position& p) {
+            if (game_.IsTerminal(p)) return;
+            walker.PrepareChildren();
+            int move = kNoMove;
+            const uint8_t best = BestChild(
+                game_, has_remoteness_, p,
+                [&](int cell, const Position&) -> uint8_t {
+                  return stored
+                             ? children_.At(walker.Child(cell) - child_offset)
+                             : 0;
+                },
+                &move);
+            if (best == 0) {
+              mine.Add(e + index_.layer_offset(stones), game_, p,
+                       "a child has no stored record");
+            }
+            records[e - r.begin] = best;
+          });
+      counts.reachable = Popcount();
+      out.replace(0, kHeadBytes, counts.Head());
+      if (absl::Status s = dir_.Put(name, out); !s.ok()) return s;
+      Keep(counts.first_errors);
+    }
+    return absl::OkStatus();
+  }
+
+  // Step 2: even layer `stones`' stored records against their children.
+  absl::Status CheckEven(int stones) {
+    const int below = stones + 1;
+    const bool has_children = below <= game_.cells();
+    const uint64_t child_offset = has_children ? index_.layer_offset(below) : 0;
+    std::vector<uint8_t> values, remoteness, moves;
+    for (uint64_t t = 0; t < Tiers(stones); ++t) {
+      const std::string name = Name('P', stones, t);
+      if (Done(name)) continue;
+      const Range r = Tier(stones, t);
+      if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
+      if (has_children) {
+        if (absl::Status s =
+                Hold(children_, 'O', below, ChildTiers(stones, r), kHeadBytes);
+            !s.ok()) {
+          return s;
+        }
+      }
+      values.resize(r.count);
+      remoteness.assign(r.count, 0);
+      moves.resize(r.count);
+      const uint64_t end = r.begin + r.count;
+      if (!sections_.value_reader(stones).Decode(r.begin, end, values.data()) ||
+          !sections_.move_reader(stones).Decode(r.begin, end, moves.data()) ||
+          (has_remoteness_ && !sections_.remoteness_reader(stones).Decode(
+                                  r.begin, end, remoteness.data()))) {
+        return absl::DataLossError(
+            absl::StrCat("layer ", stones, ": its sections are damaged"));
+      }
+      std::string out(kHeadBytes + r.count, '\0');
+      uint8_t* records = reinterpret_cast<uint8_t*>(&out[kHeadBytes]);
+      std::atomic<uint64_t> checked{0};
+      Counts counts = ForTier(
+          stones, r,
+          [&](Found& mine, LayerWalker& walker, uint64_t e, const Position& p) {
+            if (!game_.IsCanonical(p) || game_.IsTerminal(p)) return;
+            checked.fetch_add(1, std::memory_order_relaxed);
+            const uint64_t j = e - r.begin;
+            const uint8_t stored = RecordArrays::Details(
+                static_cast<Value>(values[j] + 1), remoteness[j]);
+            walker.PrepareChildren();
+            const std::string problem = StoredProblem(
+                game_, has_remoteness_, p, stored, moves[j],
+                [&](int cell, const Position&) {
+                  return children_.At(walker.Child(cell) - child_offset);
+                });
+            if (!problem.empty()) {
+              mine.Add(e + index_.layer_offset(stones), game_, p, problem);
+            }
+            records[j] = stored;
+          });
+      counts.reachable = Popcount();
+      counts.checked = checked;
+      out.replace(0, kHeadBytes, counts.Head());
+      if (absl::Status s = dir_.Put(name, out); !s.ok()) return s;
+      Keep(counts.first_errors);
+    }
+    return absl::OkStatus();
+  }
+
+  // Step 3: even layer `stones`' records for every position in play, a
+  // mirror image's from its canonical image's P tier.
+  absl::Status FillEven(int stones) {
+    const uint64_t offset = index_.layer_offset(stones);
+    for (uint64_t t = 0; t < Tiers(stones); ++t) {
+      const std::string name = Name('E', stones, t);
+      if (Done(name)) continue;
+      const Range r = Tier(stones, t);
+      if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
+      std::vector<bool> needed = MirrorTiers(stones, r);
+      needed[t] = true;
+      if (absl::Status s = Hold(images_, 'P', stones, needed, kHeadBytes);
+          !s.ok()) {
+        return s;
+      }
+      std::string out(r.count, '\0');
+      Counts counts = ForTier(
+          stones, r,
+          [&](Found& mine, LayerWalker&, uint64_t e, const Position& p) {
+            if (game_.IsTerminal(p)) return;
+            const uint64_t canonical =
+                game_.IsCanonical(p)
+                    ? e
+                    : index_.Index(game_.Canonical(p)) - offset;
+            out[e - r.begin] = static_cast<char>(images_.At(canonical));
+            if (out[e - r.begin] == 0) {
+              mine.Add(e + offset, game_, p,
+                       "its canonical image has no stored record");
+            }
+          });
+      if (absl::Status s = dir_.Put(name, out); !s.ok()) return s;
+      // Not kept in a head: a P tier's records were checked, so an E
+      // tier missing one means scratch data went wrong in this run.
+      fill_errors_ += counts.errors;
+      Keep(counts.first_errors);
+    }
+    return absl::OkStatus();
+  }
+
+  // Even layer `stones` and odd layer `stones` + 1: the counts in the
+  // heads of their P and O tiers, and the errors this run found.
+  absl::StatusOr<Counts> LayerCounts(int stones) {
+    Counts total;
+    std::string head;
+    for (int layer : {stones, stones + 1}) {
+      if (layer > game_.cells()) continue;
+      const char kind = layer % 2 == 0 ? 'P' : 'O';
+      for (uint64_t t = 0; t < Tiers(layer); ++t) {
+        absl::StatusOr<uint64_t> size =
+            dir_.GetHead(Name(kind, layer, t), kHeadBytes, head);
+        if (!size.ok()) return size.status();
+        if (head.size() < kHeadBytes) {
+          return absl::DataLossError(absl::StrCat(
+              Name(kind, layer, t), " in ", dir_.path(), " is too short"));
+        }
+        total.Add(Counts::FromHead(head));
+      }
+    }
+    total.errors += fill_errors_;
+    total.first_errors = std::move(found_);
+    fill_errors_ = 0;
+    found_.clear();
+    return total;
+  }
+
+  // The first errors this run found in the layers being checked.
+  void Keep(const std::vector<std::string>& errors) {
+    for (const std::string& e : errors) {
+      if (found_.size() < kMaxErrors) found_.push_back(e);
+    }
+  }
+
+  // Step 4: the tiers no later step reads.
+  absl::Status RemoveUsed(int stones) {
+    for (const auto& [kind, layer] :
+         std::vector<std::pair<char, int>>{{'O', stones + 1},
+                                           {'P', stones},
+                                           {'E', stones + 2},
+                                           {'R', stones},
+                                           {'R', stones + 1}}) {
+      if (layer > game_.cells()) continue;
+      for (uint64_t t = 0; t < Tiers(layer); ++t) {
+        if (absl::Status s = dir_.Remove(Name(kind, layer, t)); !s.ok()) {
+          return s;
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  const Game& game_;
+  const PositionIndex& index_;
+  const CompressedSections& sections_;
+  const bool has_remoteness_;
+  const WorkDir dir_;
+  const int threads_;
+  const int shift_;
+  const std::function<void(uint64_t)>& progress_;
+  std::string buffer_;
+  std::vector<uint64_t> bits_;
+  TierSet children_, images_;
+  // What this run found in the even layer being checked and the odd one
+  // after it: step 3's errors, the first errors.
+  uint64_t fill_errors_ = 0;
+  std::vector<std::string> found_;
+};
+
+}  // namespace
+
+absl::StatusOr<VerifyReport> VerifyInWorkDir(
+    const Table& table, const TieredVerifyOptions& options,
+    const std::function<void(uint64_t)>& progress) {
+  if (table.layout() != Layout::kCompressed || !table.game().spec().gravity) {
+    return absl::InvalidArgumentError(
+        "a work dir verifies compressed tables with gravity only; verify "
+        "this table without one");
+  }
+  const uint64_t tier = options.tier_indices;
+  if (tier < 64 || tier > (uint64_t{1} << 32) || (tier & (tier - 1)) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tier indices ", tier,
+                     ": expected a power of two from 64 to 4294967296"));
+  }
+  if (options.threads < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("threads ", options.threads, ": expected at least 1"));
+  }
+  const std::string manifest = absl::StrCat(
+      "verify\ngame ", table.game().spec().Name(), "\ntable bytes ",
+      table.file_bytes(), "\nreachable ", table.reachable(), "\nremoteness ",
+      table.has_remoteness() ? 1 : 0, "\ntier indices ", tier, "\n");
+  absl::StatusOr<WorkDir> dir =
+      WorkDir::Open(options.work_dir, manifest, options.resume, "verify");
+  if (!dir.ok()) return dir.status();
+  return TieredVerifier(table, *std::move(dir), options, progress).Run();
+}
+
+}  // namespace mnk
