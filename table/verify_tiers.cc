@@ -273,6 +273,12 @@ class TieredVerifier {
     return n;
   }
 
+  // Tier `r` done, for the progress line: the forward pass and steps 1
+  // and 2 count, twice the entries in all.
+  void Advance(const Range& r) const {
+    if (progress_) progress_(r.count);
+  }
+
   // Calls visit(found, walker, entry, position) for every reachable
   // position of tier `r` of layer `stones` (bits_), in chunks shared out
   // among the threads; returns what they found.
@@ -291,7 +297,6 @@ class TieredVerifier {
       std::lock_guard<std::mutex> lock(mu);
       total.Add(mine.counts);
     });
-    if (progress_) progress_(r.count);
     return total;
   }
 
@@ -329,6 +334,7 @@ class TieredVerifier {
                                       __ATOMIC_RELAXED);
                   }
                 });
+        Advance(Tier(stones, t));
       }
       for (uint64_t t = 0; t < Tiers(below); ++t) {
         const Range r = Tier(below, t);
@@ -425,6 +431,7 @@ class TieredVerifier {
       out.replace(0, kHeadBytes, counts.Head());
       if (absl::Status s = dir_.Put(name, out); !s.ok()) return s;
       Keep(counts.first_errors);
+      Advance(r);
     }
     return absl::OkStatus();
   }
@@ -485,6 +492,7 @@ class TieredVerifier {
       out.replace(0, kHeadBytes, counts.Head());
       if (absl::Status s = dir_.Put(name, out); !s.ok()) return s;
       Keep(counts.first_errors);
+      Advance(r);
     }
     return absl::OkStatus();
   }
