@@ -181,6 +181,11 @@ for attempt in $(seq 1 40); do
   fi
   resume=--resume
 done
+if [ "$status" -ne 0 ]; then  # a busy machine: the last run uninterrupted
+  "$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v2" \
+    --tier-indices=4096 $resume > "$TMP/v.out" 2> "$TMP/v.err"
+  status=$?
+fi
 expect_eq "verify killed and resumed exit ($(cat "$TMP/v.err"))" 0 "$status"
 expect_eq "verify killed $kills times, resumed" "$records" "$(grep '^records' "$TMP/v.out")"
 [ "$kills" -gt 0 ] || fail "verify: never killed mid-way"
