@@ -88,6 +88,14 @@ struct Counts {
 // are reused.
 class TierSet {
  public:
+  // Lets go of every tier and spare buffer (the memory is freed).
+  void Clear() {
+    key_.clear();
+    std::vector<std::string>().swap(tiers_);
+    std::vector<std::string>().swap(spare_);
+    pointers_.clear();
+  }
+
   // Entry j of the layer (its tier must be loaded).
   uint8_t At(uint64_t j) const { return pointers_[j >> shift_][j & mask_]; }
 
@@ -361,10 +369,15 @@ class TieredVerifier {
       if (stones < game_.cells()) {
         if (absl::Status s = DeriveOdd(stones + 1); !s.ok()) return s;
       }
+      // Each step's tiers are let go of before the next step loads its
+      // own (near 6x6's full board, 13.6 GB of child tiers).
+      children_.Clear();
       if (absl::Status s = CheckEven(stones); !s.ok()) return s;
+      children_.Clear();
       if (stones > 0 && stones < game_.cells()) {
         if (absl::Status s = FillEven(stones); !s.ok()) return s;
       }
+      images_.Clear();
       absl::StatusOr<Counts> counts = LayerCounts(stones);
       if (!counts.ok()) return counts.status();
       std::string bytes = counts->Head();
