@@ -146,14 +146,14 @@ int Main() {
   if (path.empty()) return Fail(kExitUsage, "expected --table=FILE");
   absl::StatusOr<int> threads = ThreadsFlag(absl::GetFlag(FLAGS_threads));
   if (!threads.ok()) return Fail(kExitUsage, threads.status());
-  absl::StatusOr<Table> table = LoadChecked(path);
-  if (!table.ok()) return Fail(TableExit(table.status()), table.status());
-  if (!Flushed()) return OutputFailed("the report");
   if (absl::GetFlag(FLAGS_work_dir).empty() &&
       (absl::GetFlag(FLAGS_resume) ||
        absl::GetFlag(FLAGS_tier_indices) != uint64_t{1} << 24)) {
     return Fail(kExitUsage, "--resume and --tier-indices need --work-dir=DIR");
   }
+  absl::StatusOr<Table> table = LoadChecked(path);
+  if (!table.ok()) return Fail(TableExit(table.status()), table.status());
+  if (!Flushed()) return OutputFailed("the report");
   const absl::StatusOr<VerifyReport> report = CheckRecords(*table, *threads);
   if (!report.ok()) return CheckFailed(report.status());
   const double seconds =
