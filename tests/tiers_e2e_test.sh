@@ -84,34 +84,40 @@ else
 fi
 
 # --- Killed at random moments, resumed until done: the same bytes.
-kill_and_resume() {  # NAME PLAIN_TABLE FLAGS...
-  local name=$1 plain=$2
-  shift 2
-  local dir="$TMP/k-$name" kills=0 resume="" status=1
-  rm -rf "$dir"
+# run_killed FIRST_S MAX_MS OUT ERR CMD...: CMD killed with SIGKILL after
+# FIRST_S seconds ("" for random), then after 10 to MAX_MS ms, each time run
+# again with --resume, until it ends by itself (at most 40 kills; a busy
+# machine gets a last uninterrupted run). Sets `kills` and `status`.
+run_killed() {
+  local first=$1 max=$2 out=$3 err=$4 resume="" pid
+  shift 4
+  kills=0 status=1
   for attempt in $(seq 1 40); do
-    "$SOLVE" "$@" --quiet --json --out="$TMP/k.mnk" --work-dir="$dir" \
-      --tier-indices=65536 $resume > "$TMP/k.json" 2> "$TMP/k.err" &
-    local pid=$!
-    # The first kill comes early (the solve takes 0.3 s or more), the others
-    # anywhere in 10-710 ms.
-    if [ "$attempt" -eq 1 ]; then sleep 0.05; else
-      sleep "$(printf '0.%03d' $((RANDOM % 700 + 10)))"; fi
+    "$@" $resume > "$out" 2> "$err" &
+    pid=$!
+    if [ "$attempt" -eq 1 ] && [ -n "$first" ]; then sleep "$first"; else
+      sleep "$(printf '0.%03d' $((RANDOM % (max - 10) + 10)))"; fi
     if kill -KILL "$pid" 2> /dev/null; then
       kills=$((kills + 1))
       wait "$pid" 2> /dev/null
     else
       wait "$pid"
       status=$?
-      break
+      return
     fi
     resume=--resume
   done
-  if [ "$status" -ne 0 ]; then
-    "$SOLVE" "$@" --quiet --json --out="$TMP/k.mnk" --work-dir="$dir" \
-      --tier-indices=65536 $resume > "$TMP/k.json" 2> "$TMP/k.err"
-    status=$?
-  fi
+  "$@" $resume > "$out" 2> "$err"
+  status=$?
+}
+kill_and_resume() {  # NAME PLAIN_TABLE FLAGS...
+  local name=$1 plain=$2
+  shift 2
+  local dir="$TMP/k-$name"
+  rm -rf "$dir"
+  # The first kill comes early (the solve takes 0.3 s or more).
+  run_killed 0.05 710 "$TMP/k.json" "$TMP/k.err" "$SOLVE" "$@" --quiet --json \
+    --out="$TMP/k.mnk" --work-dir="$dir" --tier-indices=65536
   expect_eq "$name: resumed solve exit ($(cat "$TMP/k.err"))" 0 "$status"
   ls "$dir" | grep -q '\.tmp\.' && fail "$name: temporary files left in the work dir"
   cmp -s "$plain" "$TMP/k.mnk" || fail "$name: killed $kills times, then a different table"
@@ -165,27 +171,8 @@ expect_eq "verify in tiers" "$records" "$(grep '^records' "$TMP/v.out")"
 # Done: only the manifest, the forward pass's mark and a file a layer pair
 # (C00 to C20).
 expect_eq "verify work dir at the end" 13 "$(ls "$TMP/v1" | wc -l)"
-kills=0 resume="" status=1
-for attempt in $(seq 1 40); do
-  "$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v2" \
-    --tier-indices=4096 $resume > "$TMP/v.out" 2> "$TMP/v.err" &
-  pid=$!
-  sleep "$(printf '0.%03d' $((RANDOM % 400 + 10)))"
-  if kill -KILL "$pid" 2> /dev/null; then
-    kills=$((kills + 1))
-    wait "$pid" 2> /dev/null
-  else
-    wait "$pid"
-    status=$?
-    break
-  fi
-  resume=--resume
-done
-if [ "$status" -ne 0 ]; then  # a busy machine: the last run uninterrupted
-  "$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v2" \
-    --tier-indices=4096 $resume > "$TMP/v.out" 2> "$TMP/v.err"
-  status=$?
-fi
+run_killed "" 410 "$TMP/v.out" "$TMP/v.err" "$VERIFY" --table="$TMP/plain4.mnk" \
+  --quiet --work-dir="$TMP/v2" --tier-indices=4096
 expect_eq "verify killed and resumed exit ($(cat "$TMP/v.err"))" 0 "$status"
 expect_eq "verify killed $kills times, resumed" "$records" "$(grep '^records' "$TMP/v.out")"
 [ "$kills" -gt 0 ] || fail "verify: never killed mid-way"
