@@ -66,8 +66,9 @@ struct TieredVerifyOptions {
 // the same report. Errors: kInvalidArgument for another kind of table or a
 // bad option; the work dir's (table/work_dir.h: kAlreadyExists for one in
 // use without `resume`, kFailedPrecondition for another verify's,
-// kResourceExhausted for a full disk); kDataLoss when the table's sections
-// or a scratch tier that cannot be made again are damaged.
+// kResourceExhausted for a full disk); kDataLoss when a scratch tier that
+// cannot be made again is damaged. Sections that do not decode are an error
+// of the report, as in VerifyRecords.
 absl::StatusOr<VerifyReport> VerifyInWorkDir(
     const Table& table, const TieredVerifyOptions& options,
     const std::function<void(uint64_t)>& progress = {});

@@ -22,7 +22,6 @@
 #include <string>
 
 #include "absl/flags/flag.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "solver/cli/cli.h"
@@ -85,19 +84,14 @@ absl::StatusOr<VerifyReport> CheckRecords(const Table& table, int threads) {
   return VerifyInWorkDir(table, options, add);
 }
 
-// A failed tiered check's exit status: its options, the table's sections,
-// or the work dir.
+// A failed tiered check's exit status: its options or the work dir (the
+// table's damaged sections are errors of its report).
 int CheckFailed(const absl::Status& status) {
   switch (status.code()) {
     case absl::StatusCode::kInvalidArgument:
     case absl::StatusCode::kAlreadyExists:
     case absl::StatusCode::kFailedPrecondition:
       return Fail(kExitUsage, status);
-    case absl::StatusCode::kDataLoss:
-      if (absl::StrContains(status.message(), "sections")) {
-        return Fail(kExitTable, status);
-      }
-      return Fail(kExitScratch, status);
     default:
       return Fail(kExitScratch, status);
   }

@@ -35,9 +35,11 @@
 
 #include "absl/numeric/bits.h"
 #include "absl/status/status.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "solver/index/layer_walker.h"
 #include "solver/parallel/parallel.h"
 #include "table/file_io.h"
@@ -47,6 +49,18 @@
 
 namespace mnk {
 namespace {
+
+// A layer whose sections do not decode: an error of the table, reported as
+// VerifyRecords reports it (VerifyInWorkDir turns it into the report's
+// error), not a failure of the work dir.
+constexpr absl::string_view kTableDamaged = "mnk/table-damaged";
+
+absl::Status TableDamage(int stones) {
+  absl::Status status = absl::DataLossError(
+      absl::StrCat("layer ", stones, ": its sections are damaged"));
+  status.SetPayload(kTableDamaged, absl::Cord());
+  return status;
+}
 
 using verify_internal::BestChild;
 using verify_internal::StoredProblem;
@@ -475,8 +489,7 @@ class TieredVerifier {
           !sections_.move_reader(stones).Decode(r.begin, end, moves.data()) ||
           (has_remoteness_ && !sections_.remoteness_reader(stones).Decode(
                                   r.begin, end, remoteness.data()))) {
-        return absl::DataLossError(
-            absl::StrCat("layer ", stones, ": its sections are damaged"));
+        return TableDamage(stones);
       }
       std::string out(kHeadBytes + r.count, '\0');
       uint8_t* records = reinterpret_cast<uint8_t*>(&out[kHeadBytes]);
@@ -644,7 +657,17 @@ absl::StatusOr<VerifyReport> VerifyInWorkDir(
   absl::StatusOr<WorkDir> dir =
       WorkDir::Open(options.work_dir, manifest, options.resume, "verify");
   if (!dir.ok()) return dir.status();
-  return TieredVerifier(table, *std::move(dir), options, progress).Run();
+  absl::StatusOr<VerifyReport> report =
+      TieredVerifier(table, *std::move(dir), options, progress).Run();
+  if (report.ok() || !report.status().GetPayload(kTableDamaged)) {
+    return report;
+  }
+  VerifyReport damaged;
+  damaged.errors = 1;
+  damaged.first_errors.push_back(absl::StrCat(
+      report.status().message(),
+      table.CheckAll().ok() ? "" : " (a page fails its checksum)"));
+  return damaged;
 }
 
 }  // namespace mnk

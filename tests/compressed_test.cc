@@ -157,6 +157,38 @@ TEST(CompressedTest, SmallerThanFullAndVerified) {
             absl::StatusCode::kDataLoss);
 }
 
+// Sections that do not decode (a table loaded without its whole-file
+// check, its bytes flipped) are an error of both verifiers' reports, named
+// alike, not a failure of the work dir.
+TEST(CompressedTest, DamagedSectionsAreAnErrorOfBothReports) {
+  absl::StatusOr<Solution> full =
+      Solve(*Game::Create(GameSpec{5, 4, 4, true}), {2});
+  ASSERT_TRUE(full.ok());
+  const std::string intact = SerializeCompressedTable(
+      full->game, full->records.view(), full->stats.reachable, true);
+  std::mt19937_64 rng(1);
+  int damaged_sections = 0;
+  for (int flip = 0; flip < 200 && damaged_sections < 2; ++flip) {
+    std::string bytes = intact;
+    bytes[intact.size() / 4 + rng() % (intact.size() / 2)] ^=
+        static_cast<char>(1 << rng() % 8);
+    absl::StatusOr<Table> table =
+        Table::FromBytes(std::move(bytes), {}, "damaged", 0);
+    if (!table.ok()) continue;
+    const VerifyReport memory = VerifyRecords(*table, 2);
+    if (memory.first_errors.empty() ||
+        memory.first_errors[0].find("its sections are damaged") ==
+            std::string::npos) {
+      continue;
+    }
+    ++damaged_sections;
+    const VerifyReport tiers = VerifyInTiers(*table, 4096, 1);
+    ASSERT_EQ(tiers.errors, 1u);
+    EXPECT_EQ(tiers.first_errors[0], memory.first_errors[0]);
+  }
+  EXPECT_EQ(damaged_sections, 2);
+}
+
 // verify re-derives every stored record from its children: a value, a
 // remoteness or a move changed in one record is found, and named first
 // (layers are checked from the last, one thread: before its ancestors).
