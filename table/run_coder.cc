@@ -271,6 +271,7 @@ std::string RunEncoder::Finish() {
   if (!pending_.empty()) Block(pending_.data(), pending_.size());
   pending_.clear();
   std::string out;
+  out.reserve(16 + lengths_.size() + 4 * offsets_.size() + stream_.size() + 8);
   PutLittle(out, alphabet_, 4);
   PutLittle(out, block_entries_, 4);
   PutLittle(out, counted_, 8);
@@ -278,6 +279,11 @@ std::string RunEncoder::Finish() {
   for (uint32_t offset : offsets_) PutLittle(out, offset, 4);
   out += stream_;
   out.append(8, '\0');
+  // Everything is in `out` now: the stream and offsets go at once (a large
+  // layer's are gigabytes, and the caller holds the finished sections of
+  // the other kinds meanwhile).
+  std::string().swap(stream_);
+  std::vector<uint32_t>().swap(offsets_);
   return out;
 }
 

@@ -62,8 +62,9 @@ struct Run {
 
 // EncodeRuns in pieces, for sequences too long to hold at once: every piece
 // is given twice, in order, first to Count() (the code is built from the
-// runs' frequencies), then to Write(); Finish() gives the same bytes as
-// EncodeRuns of the whole sequence.
+// runs' frequencies), then to Write(); Finish(), called once, gives the
+// same bytes as EncodeRuns of the whole sequence and lets go of the
+// encoder's stream.
 //
 //   mnk::RunEncoder e(/*alphabet=*/3, /*block_entries=*/128);
 //   for (piece : pieces) e.Count(piece.data(), piece.size());

@@ -32,6 +32,10 @@ constexpr char kManifest[] = "manifest";
 // zstd's fastest levels: tiers are written once and read once or twice.
 constexpr int kZstdLevel = 1;
 
+// A compressed payload's buffer past this size (a layer's sections, not a
+// tier: tiers are at most 192 MB) is not kept for the next Put.
+constexpr size_t kPooledBytes = size_t{512} << 20;
+
 // Buffers for compressed tiers, kept from one Put to the next: a fresh
 // buffer past 32 MB is mapped anew by malloc each time, and faulting its
 // pages in cost more than solving the tier on this VM (6x6 gravity with
@@ -195,35 +199,69 @@ std::string WorkDir::FileName(const std::string& name) const {
 
 absl::Status WorkDir::Put(const std::string& name,
                           absl::string_view payload) const {
+  return PutParts(name, {payload});
+}
+
+absl::Status WorkDir::PutParts(
+    const std::string& name,
+    const std::vector<absl::string_view>& parts) const {
   if (!ValidName(name)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "tier name \"", name, "\": expected letters, digits and '-'"));
   }
-  std::string buffer = Packed().Take(ZSTD_compressBound(payload.size()));
-  absl::Status status = PutPacked(name, payload, buffer);
+  uint64_t size = 0;
+  for (absl::string_view part : parts) size += part.size();
+  const size_t bound = ZSTD_compressBound(size);
+  if (bound > kPooledBytes) {
+    // A layer's sections: a buffer of their size is not kept, and its pages
+    // are touched only as far as zstd writes.
+    std::unique_ptr<char[]> buffer(new char[bound]);
+    return PutPacked(name, parts, size, buffer.get(), bound);
+  }
+  std::string buffer = Packed().Take(bound);
+  absl::Status status =
+      PutPacked(name, parts, size, buffer.data(), buffer.size());
   Packed().Give(std::move(buffer));
   return status;
 }
 
 absl::Status WorkDir::PutPacked(const std::string& name,
-                                absl::string_view payload,
-                                std::string& buffer) const {
+                                const std::vector<absl::string_view>& parts,
+                                uint64_t size, char* buffer,
+                                size_t capacity) const {
   ZSTD_CCtx* cctx = ZSTD_createCCtx();
   if (cctx == nullptr) return absl::ResourceExhaustedError("out of memory");
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, kZstdLevel);
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
-  const size_t n = ZSTD_compress2(cctx, buffer.data(), buffer.size(),
-                                  payload.data(), payload.size());
-  ZSTD_freeCCtx(cctx);
-  if (ZSTD_isError(n)) {
-    return absl::InternalError(absl::StrCat("zstd could not compress tier ",
-                                            name, ": ", ZSTD_getErrorName(n)));
+  ZSTD_CCtx_setPledgedSrcSize(cctx, size);
+  // One frame of the parts in order; the buffer holds ZSTD_compressBound
+  // of them, so each call takes its whole input and the last one ends the
+  // frame (0 left to flush).
+  ZSTD_outBuffer out = {buffer, capacity, 0};
+  std::string error;
+  for (size_t k = 0; k <= parts.size() && error.empty(); ++k) {
+    const bool last = k == parts.size();
+    ZSTD_inBuffer in = {last ? nullptr : parts[k].data(),
+                        last ? 0 : parts[k].size(), 0};
+    const size_t left = ZSTD_compressStream2(
+        cctx, &out, &in, last ? ZSTD_e_end : ZSTD_e_continue);
+    if (ZSTD_isError(left)) {
+      error = ZSTD_getErrorName(left);
+    } else if (in.pos != in.size || (last && left != 0)) {
+      error = "the buffer is too small";
+    }
   }
-  const absl::string_view packed(buffer.data(), n);
+  ZSTD_freeCCtx(cctx);
+  if (!error.empty()) {
+    return absl::InternalError(
+        absl::StrCat("zstd could not compress tier ", name, ": ", error));
+  }
+  const size_t n = out.pos;
+  const absl::string_view packed(buffer, n);
   char header[kHeaderBytes];
   std::memcpy(header, kMagic, 8);
   PutLittleEndian(header + 8, hash_, 8);
-  PutLittleEndian(header + 16, payload.size(), 8);
+  PutLittleEndian(header + 16, size, 8);
   PutLittleEndian(header + 24, packed.size(), 8);
   std::memset(header + kNameAt, 0, kMaxNameBytes);
   std::memcpy(header + kNameAt, name.data(), name.size());

@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -68,6 +69,10 @@ class WorkDir {
   // kInternal for other write errors; either way no file of that name is left
   // half-written.
   absl::Status Put(const std::string& name, absl::string_view payload) const;
+  // Put() of the parts joined, without joining them in memory (a large
+  // layer's sections are gigabytes).
+  absl::Status PutParts(const std::string& name,
+                        const std::vector<absl::string_view>& parts) const;
   // The payload of tier `name`: kNotFound, or kDataLoss when the file is
   // damaged, cut short or from another solve.
   absl::StatusOr<std::string> Get(const std::string& name) const;
@@ -102,10 +107,11 @@ class WorkDir {
   // payload size.
   absl::StatusOr<uint64_t> ReadChecked(const std::string& name,
                                        std::string& file) const;
-  // Put() with `buffer` (at least ZSTD_compressBound of the payload) for
-  // the compressed bytes.
-  absl::Status PutPacked(const std::string& name, absl::string_view payload,
-                         std::string& buffer) const;
+  // PutParts() of `size` bytes in all, with `buffer` (`capacity` bytes, at
+  // least ZSTD_compressBound(size)) for the compressed bytes.
+  absl::Status PutPacked(const std::string& name,
+                         const std::vector<absl::string_view>& parts,
+                         uint64_t size, char* buffer, size_t capacity) const;
 
   std::string path_;
   uint64_t hash_;

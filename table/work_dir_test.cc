@@ -29,6 +29,20 @@ void Spit(const std::string& file, const std::string& bytes) {
   std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
 }
 
+TEST(WorkDirTest, PartsAreKeptJoined) {
+  const std::string path = FreshDir("parts");
+  absl::StatusOr<WorkDir> dir = WorkDir::Open(path, "game 3,3,3\n", false);
+  ASSERT_TRUE(dir.ok()) << dir.status();
+  const std::string big(3000000, 'b');
+  ASSERT_TRUE(dir->PutParts("S02", {"abc", "", big, "xyz"}).ok());
+  EXPECT_EQ(*dir->Get("S02"), "abc" + big + "xyz");
+  EXPECT_EQ(*dir->Check("S02"), big.size() + 6);
+  ASSERT_TRUE(dir->PutParts("S04", {}).ok());
+  EXPECT_EQ(*dir->Get("S04"), "");
+  EXPECT_EQ(dir->PutParts("S/04", {"a"}).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 TEST(WorkDirTest, KeepsWhatItIsGiven) {
   const std::string path = FreshDir("roundtrip");
   absl::StatusOr<WorkDir> dir = WorkDir::Open(path, "game 3,3,3\n", false);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cassert>
 #include <chrono>
@@ -664,7 +665,9 @@ class LayeredSolver {
     }
     if (!status.ok()) return status;
     AddCounts(stones, counts);
+    // Finish() lets go of each encoder's stream as its section is made.
     for (RunEncoder& e : encoders) layers_[stones / 2].push_back(e.Finish());
+    encoders.clear();
     if (drops_) {
       if (absl::Status s = PutDoneLayer(stones, counts); !s.ok()) return s;
       std::vector<std::string>().swap(layers_[stones / 2]);
@@ -680,14 +683,17 @@ class LayeredSolver {
   //              the empty board's layer byte (layer 0; else 0).
   absl::Status PutDoneLayer(int stones, const Counts& counts) {
     if (KeepsSymbols(stones)) {
-      std::string sections;
-      for (const std::string& section : layers_[stones / 2]) {
-        char size[8];
-        PutLittleEndian(size, section.size(), 8);
-        sections.append(size, 8);
-        sections.append(section);
+      // Written as parts, never joined: a large layer's sections are
+      // gigabytes.
+      const std::vector<std::string>& sections = layers_[stones / 2];
+      std::vector<std::array<char, 8>> sizes(sections.size());
+      std::vector<absl::string_view> parts;
+      for (size_t k = 0; k < sections.size(); ++k) {
+        PutLittleEndian(sizes[k].data(), sections[k].size(), 8);
+        parts.emplace_back(sizes[k].data(), 8);
+        parts.emplace_back(sections[k]);
       }
-      if (absl::Status s = work_dir_->Put(SectionsName(stones), sections);
+      if (absl::Status s = work_dir_->PutParts(SectionsName(stones), parts);
           !s.ok()) {
         return s;
       }
