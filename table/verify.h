@@ -17,7 +17,7 @@
 //
 // VerifyRecords holds whole layers (a compressed table: a byte an entry of
 // two layers). VerifyInWorkDir makes the same checks of a compressed table
-// with gravity a tier at a time, with scratch tiers on disk, for boards
+// a tier at a time, with scratch tiers on disk, for boards
 // whose layers do not fit in memory (6x6: 7.6e10 entries a layer):
 //
 //   mnk::TieredVerifyOptions options;
@@ -60,15 +60,15 @@ struct TieredVerifyOptions {
   bool resume = false;
 };
 
-// VerifyRecords' checks of a compressed table with gravity, a tier at a
-// time: the reachable positions found by a forward pass, every stored
-// record against its children (odd layers derived from the layer above),
-// the same report. Errors: kInvalidArgument for another kind of table or a
-// bad option; the work dir's (table/work_dir.h: kAlreadyExists for one in
-// use without `resume`, kFailedPrecondition for another verify's,
-// kResourceExhausted for a full disk); kDataLoss when a scratch tier that
-// cannot be made again is damaged. Sections that do not decode are an error
-// of the report, as in VerifyRecords.
+// VerifyRecords' checks of a compressed table, a tier at a time: the
+// reachable positions found by a forward pass, every stored record against
+// its children (every position in play derived from the layer above, the
+// stored ones compared), the same report when the table is right. Errors:
+// kInvalidArgument for another kind of table or a bad option; the work dir's
+// (table/work_dir.h: kAlreadyExists for one in use without `resume`,
+// kFailedPrecondition for another verify's, kResourceExhausted for a full
+// disk); kDataLoss when a scratch tier that cannot be made again is damaged.
+// Sections that do not decode are an error of the report, as in VerifyRecords.
 absl::StatusOr<VerifyReport> VerifyInWorkDir(
     const Table& table, const TieredVerifyOptions& options,
     const std::function<void(uint64_t)>& progress = {});

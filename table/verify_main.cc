@@ -3,8 +3,8 @@
 //
 //   bazel run //table:verify -- --table=/tmp/4x4k4.mnk
 //
-// A compressed table with gravity too big to check in memory (6x6: two
-// layers of 7.6e10 entries) is checked a tier at a time with
+// A compressed table too big to check in memory (6x6 gravity: two layers
+// of 7.6e10 entries; 5,5,4: of 2.6e10) is checked a tier at a time with
 // --work-dir=DIR (scratch tiers there; --resume continues a verify stopped
 // at any moment):
 //
@@ -34,7 +34,7 @@ ABSL_FLAG(std::string, table, "", "the table file to check");
 ABSL_FLAG(int, threads, 0, "worker threads (0: one per core)");
 ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
 ABSL_FLAG(std::string, work_dir, "",
-          "check a compressed table with gravity a tier at a time, with "
+          "check a compressed table a tier at a time, with "
           "scratch tiers in this directory");
 ABSL_FLAG(uint64_t, tier_indices, uint64_t{1} << 24,
           "with --work-dir: indices a scratch tier holds (a power of two)");

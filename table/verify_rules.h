@@ -67,12 +67,11 @@ uint8_t BestChild(const Game& game, bool has_remoteness, const Position& p,
 // table, "" if nothing: `stored` its value and remoteness packed,
 // `stored_move` its move symbol (a column with gravity), and
 // `lookup(cell, child)` the packed records of its children not over.
+// `expected` and `move`: what BestChild gives for `p`.
 template <typename Lookup>
 std::string StoredProblem(const Game& game, bool has_remoteness,
                           const Position& p, uint8_t stored, int stored_move,
-                          const Lookup& lookup) {
-  int move = kNoMove;
-  const uint8_t expected = BestChild(game, has_remoteness, p, lookup, &move);
+                          uint8_t expected, int move, const Lookup& lookup) {
   const int stored_value = static_cast<int>(PackedValue(stored));
   const int stored_remoteness = PackedRemoteness(stored);
   const bool gravity = game.spec().gravity;
@@ -107,6 +106,17 @@ std::string StoredProblem(const Game& game, bool has_remoteness,
   return static_cast<int>(v) == stored_value
              ? ""
              : absl::StrCat("stored move ", stored_move, " is not the best");
+}
+
+// StoredProblem with `p`'s best child found from `lookup`.
+template <typename Lookup>
+std::string StoredProblem(const Game& game, bool has_remoteness,
+                          const Position& p, uint8_t stored, int stored_move,
+                          const Lookup& lookup) {
+  int move = kNoMove;
+  const uint8_t expected = BestChild(game, has_remoteness, p, lookup, &move);
+  return StoredProblem(game, has_remoteness, p, stored, stored_move, expected,
+                       move, lookup);
 }
 
 }  // namespace verify_internal

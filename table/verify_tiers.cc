@@ -1,5 +1,5 @@
-// VerifyInWorkDir (verify.h): a compressed table with gravity checked a tier
-// at a time, for boards whose layers do not fit in memory.
+// VerifyInWorkDir (verify.h): a compressed table checked a tier at a time,
+// for boards whose layers do not fit in memory.
 //
 // A tier is `tier_indices` consecutive entries of one layer (the last one
 // of a layer shorter). The work dir holds, by name (table/work_dir.h):
@@ -10,23 +10,24 @@
 //   O<L>-T<t>  odd layer L's records, derived from their children: a head
 //              (reachable, 0, errors: 3 x u64) and a packed value and
 //              remoteness a byte an entry (0: not reachable, or over)
-//   P<L>-T<t>  even layer L's stored records checked: the head (reachable,
-//              checked, errors) and the stored record packed a byte an
-//              entry, for canonical positions in play
-//   E<L>-T<t>  even layer L's records for every position in play (a
-//              mirror image takes its canonical image's), no head
+//   E<L>-T<t>  even layer L's records, derived from their children the
+//              same way, the stored records of canonical positions in play
+//              checked against them: the head (reachable, checked, errors)
+//              and a byte an entry
 //   C<L>       even layer L and odd layer L + 1 done: reachable, checked,
 //              errors (3 x u64) and the first errors found, one a line
 //
 // Even layers from the last: (1) odd layer L + 1 derived from the E tiers
 // of layer L + 2 (the full board's positions are all over: the rules
-// decide); (2) layer L's stored records decoded from the table and checked
-// against the O tiers; (3) the E tiers of layer L; (4) C<L> written and
-// the tiers no step reads again removed. A tier reads every tier of its
-// shapes' child shapes (O, E) or mirror shapes (P): near 6x6's full board
-// a shape spans hundreds of tiers. A resumed verify takes every tier and
-// layer found whole and makes the rest again; a layer's scratch tiers lost
-// after it was done are not needed again.
+// decide); (2) layer L derived from the O tiers and its stored records
+// decoded from the table and checked; (3) C<L> written and the tiers no
+// step reads again removed. Every position in play is derived, not only
+// the canonical ones the table stores, so that no step reads a symmetric
+// image: a tier reads only the tiers of its shapes' child shapes (near
+// 6x6's full board hundreds; on a free board the images of a shape lie all
+// over its layer). A resumed verify takes every tier and layer found whole
+// and makes the rest again; a layer's scratch tiers lost after it was done
+// are not needed again.
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -258,11 +259,6 @@ class TieredVerifier {
       }
     });
   }
-  std::vector<bool> MirrorTiers(int stones, const Range& r) const {
-    return TiersOf(stones, r, 0, [&](Mask occupied, const auto& add) {
-      add(game_.TransformMask(occupied, 1));
-    });
-  }
   // Holds the tiers `needed` of `kind` and layer `stones` in `set`.
   absl::Status Hold(TierSet& set, char kind, int stones,
                     const std::vector<bool>& needed, size_t head) {
@@ -373,7 +369,7 @@ class TieredVerifier {
     return dir_.Put("F", "");
   }
 
-  // Even layer `stones` and the odd layer after it, checked (steps 1-4 of
+  // Even layer `stones` and the odd layer after it, checked (steps 1-3 of
   // the file comment), or their counts from C<stones>.
   absl::StatusOr<Counts> EvenLayer(int stones) {
     const std::string done =
@@ -388,10 +384,6 @@ class TieredVerifier {
       children_.Clear();
       if (absl::Status s = CheckEven(stones); !s.ok()) return s;
       children_.Clear();
-      if (stones > 0 && stones < game_.cells()) {
-        if (absl::Status s = FillEven(stones); !s.ok()) return s;
-      }
-      images_.Clear();
       absl::StatusOr<Counts> counts = LayerCounts(stones);
       if (!counts.ok()) return counts.status();
       std::string bytes = counts->Head();
@@ -427,7 +419,7 @@ class TieredVerifier {
       if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
       if (stored) {
         if (absl::Status s =
-                Hold(children_, 'E', below, ChildTiers(stones, r), 0);
+                Hold(children_, 'E', below, ChildTiers(stones, r), kHeadBytes);
             !s.ok()) {
           return s;
         }
@@ -450,7 +442,7 @@ class TieredVerifier {
                 &move);
             if (best == 0) {
               mine.Add(e + index_.layer_offset(stones), game_, p,
-                       "a child has no stored record");
+                       "a child has no derived record");
             }
             records[e - r.begin] = best;
           });
@@ -463,14 +455,15 @@ class TieredVerifier {
     return absl::OkStatus();
   }
 
-  // Step 2: even layer `stones`' stored records against their children.
+  // Step 2: even layer `stones`' records derived from their children, and
+  // its stored records checked against them.
   absl::Status CheckEven(int stones) {
     const int below = stones + 1;
     const bool has_children = below <= game_.cells();
     const uint64_t child_offset = has_children ? index_.layer_offset(below) : 0;
     std::vector<uint8_t> values, remoteness, moves;
     for (uint64_t t = 0; t < Tiers(stones); ++t) {
-      const std::string name = Name('P', stones, t);
+      const std::string name = Name('E', stones, t);
       if (Done(name)) continue;
       const Range r = Tier(stones, t);
       if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
@@ -497,21 +490,30 @@ class TieredVerifier {
       Counts counts = ForTier(
           stones, r,
           [&](Found& mine, LayerWalker& walker, uint64_t e, const Position& p) {
-            if (!game_.IsCanonical(p) || game_.IsTerminal(p)) return;
-            checked.fetch_add(1, std::memory_order_relaxed);
+            if (game_.IsTerminal(p)) return;
+            walker.PrepareChildren();
+            const auto child = [&](int cell, const Position&) {
+              return children_.At(walker.Child(cell) - child_offset);
+            };
+            int move = kNoMove;
             const uint64_t j = e - r.begin;
+            records[j] = BestChild(game_, has_remoteness_, p, child, &move);
+            if (!game_.IsCanonical(p)) {
+              if (records[j] == 0) {
+                mine.Add(e + index_.layer_offset(stones), game_, p,
+                         "a child has no derived record");
+              }
+              return;
+            }
+            checked.fetch_add(1, std::memory_order_relaxed);
             const uint8_t stored = RecordArrays::Details(
                 static_cast<Value>(values[j] + 1), remoteness[j]);
-            walker.PrepareChildren();
-            const std::string problem = StoredProblem(
-                game_, has_remoteness_, p, stored, moves[j],
-                [&](int cell, const Position&) {
-                  return children_.At(walker.Child(cell) - child_offset);
-                });
+            const std::string problem =
+                StoredProblem(game_, has_remoteness_, p, stored, moves[j],
+                              records[j], move, child);
             if (!problem.empty()) {
               mine.Add(e + index_.layer_offset(stones), game_, p, problem);
             }
-            records[j] = stored;
           });
       counts.reachable = Popcount();
       counts.checked = checked;
@@ -523,53 +525,14 @@ class TieredVerifier {
     return absl::OkStatus();
   }
 
-  // Step 3: even layer `stones`' records for every position in play, a
-  // mirror image's from its canonical image's P tier.
-  absl::Status FillEven(int stones) {
-    const uint64_t offset = index_.layer_offset(stones);
-    for (uint64_t t = 0; t < Tiers(stones); ++t) {
-      const std::string name = Name('E', stones, t);
-      if (Done(name)) continue;
-      const Range r = Tier(stones, t);
-      if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
-      std::vector<bool> needed = MirrorTiers(stones, r);
-      needed[t] = true;
-      if (absl::Status s = Hold(images_, 'P', stones, needed, kHeadBytes);
-          !s.ok()) {
-        return s;
-      }
-      std::string out(r.count, '\0');
-      Counts counts = ForTier(
-          stones, r,
-          [&](Found& mine, LayerWalker&, uint64_t e, const Position& p) {
-            if (game_.IsTerminal(p)) return;
-            const uint64_t canonical =
-                game_.IsCanonical(p)
-                    ? e
-                    : index_.Index(game_.Canonical(p)) - offset;
-            out[e - r.begin] = static_cast<char>(images_.At(canonical));
-            if (out[e - r.begin] == 0) {
-              mine.Add(e + offset, game_, p,
-                       "its canonical image has no stored record");
-            }
-          });
-      if (absl::Status s = dir_.Put(name, out); !s.ok()) return s;
-      // Not kept in a head: a P tier's records were checked, so an E
-      // tier missing one means scratch data went wrong in this run.
-      fill_errors_ += counts.errors;
-      Keep(counts.first_errors);
-    }
-    return absl::OkStatus();
-  }
-
   // Even layer `stones` and odd layer `stones` + 1: the counts in the
-  // heads of their P and O tiers, and the errors this run found.
+  // heads of their E and O tiers, and the errors this run found.
   absl::StatusOr<Counts> LayerCounts(int stones) {
     Counts total;
     std::string head;
     for (int layer : {stones, stones + 1}) {
       if (layer > game_.cells()) continue;
-      const char kind = layer % 2 == 0 ? 'P' : 'O';
+      const char kind = layer % 2 == 0 ? 'E' : 'O';
       for (uint64_t t = 0; t < Tiers(layer); ++t) {
         absl::StatusOr<uint64_t> size =
             dir_.GetHead(Name(kind, layer, t), kHeadBytes, head);
@@ -581,9 +544,7 @@ class TieredVerifier {
         total.Add(Counts::FromHead(head));
       }
     }
-    total.errors += fill_errors_;
     total.first_errors = std::move(found_);
-    fill_errors_ = 0;
     found_.clear();
     return total;
   }
@@ -595,15 +556,16 @@ class TieredVerifier {
     }
   }
 
-  // Step 4: the tiers no later step reads.
+  // Step 3: the tiers no later step reads (layer `stones`' E tiers are
+  // read by the next odd layer's, if there is one).
   absl::Status RemoveUsed(int stones) {
     for (const auto& [kind, layer] :
          std::vector<std::pair<char, int>>{{'O', stones + 1},
-                                           {'P', stones},
                                            {'E', stones + 2},
+                                           {'E', stones == 0 ? 0 : -1},
                                            {'R', stones},
                                            {'R', stones + 1}}) {
-      if (layer > game_.cells()) continue;
+      if (layer < 0 || layer > game_.cells()) continue;
       for (uint64_t t = 0; t < Tiers(layer); ++t) {
         if (absl::Status s = dir_.Remove(Name(kind, layer, t)); !s.ok()) {
           return s;
@@ -623,10 +585,9 @@ class TieredVerifier {
   const std::function<void(uint64_t)>& progress_;
   std::string buffer_;
   std::vector<uint64_t> bits_;
-  TierSet children_, images_;
-  // What this run found in the even layer being checked and the odd one
-  // after it: step 3's errors, the first errors.
-  uint64_t fill_errors_ = 0;
+  TierSet children_;
+  // The first errors this run found in the even layer being checked and
+  // the odd one after it.
   std::vector<std::string> found_;
 };
 
@@ -635,10 +596,10 @@ class TieredVerifier {
 absl::StatusOr<VerifyReport> VerifyInWorkDir(
     const Table& table, const TieredVerifyOptions& options,
     const std::function<void(uint64_t)>& progress) {
-  if (table.layout() != Layout::kCompressed || !table.game().spec().gravity) {
+  if (table.layout() != Layout::kCompressed) {
     return absl::InvalidArgumentError(
-        "a work dir verifies compressed tables with gravity only; verify "
-        "this table without one");
+        "a work dir verifies compressed tables only; verify this table "
+        "without one");
   }
   const uint64_t tier = options.tier_indices;
   if (tier < 64 || tier > (uint64_t{1} << 32) || (tier & (tier - 1)) != 0) {
@@ -651,7 +612,7 @@ absl::StatusOr<VerifyReport> VerifyInWorkDir(
         absl::StrCat("threads ", options.threads, ": expected at least 1"));
   }
   const std::string manifest = absl::StrCat(
-      "verify\ngame ", table.game().spec().Name(), "\ntable bytes ",
+      "verify tiers 2\ngame ", table.game().spec().Name(), "\ntable bytes ",
       table.file_bytes(), "\nreachable ", table.reachable(), "\nremoteness ",
       table.has_remoteness() ? 1 : 0, "\ntier indices ", tier, "\n");
   absl::StatusOr<WorkDir> dir =

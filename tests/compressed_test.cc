@@ -232,15 +232,47 @@ TEST(CompressedTest, VerifyFindsRecordsThatLie) {
   }
 }
 
-// A tier at a time, the same report as in memory: every gravity board of
-// up to 16 cells with k = 3 or 4, normal and misère, with and without
+// On a free board a tier at a time derives every position, not only the
+// canonical ones the table keeps: a lie in a stored record is found there,
+// as in memory, and not again at its symmetric images or its parents.
+TEST(CompressedTest, VerifyInTiersFindsLiesOnFreeBoards) {
+  const GameSpec spec{4, 4, 4};
+  absl::StatusOr<Solution> full = Solve(*Game::Create(spec), {2});
+  ASSERT_TRUE(full.ok());
+  const Game& game = full->game;
+  const Position p = game.Canonical(*game.Parse("X.../.O../..../...."));
+  const uint64_t i = full->index.Index(p);
+  const Record truth = full->records.view().Get(i);
+  ASSERT_EQ(truth.value, Value::kDraw);
+  full->records.Set(i, {Value::kWin, truth.remoteness, truth.best_move});
+  absl::StatusOr<Table> table = Table::FromBytes(SerializeCompressedTable(
+      game, full->records.view(), full->stats.reachable, true));
+  full->records.Set(i, truth);
+  ASSERT_TRUE(table.ok()) << table.status();
+  const VerifyReport memory = VerifyRecords(*table, 1);
+  const VerifyReport tiers = VerifyInTiers(*table, 4096, 1);
+  for (const VerifyReport& report : {memory, tiers}) {
+    ASSERT_GE(report.errors, 1u);
+    EXPECT_EQ(report.first_errors[0].find(absl::StrCat(
+                  "index ", i, " ", game.Format(p), ": stored win")),
+              0u)
+        << report.first_errors[0];
+  }
+  EXPECT_EQ(tiers.errors, 1u);
+  EXPECT_EQ(tiers.reachable, full->stats.reachable);
+}
+
+// A tier at a time, the same report as in memory: gravity and free boards
+// of up to 16 cells with k = 3 or 4, normal and misère, with and without
 // remoteness, tiers from 64 indices (one to hundreds a layer).
 TEST(CompressedTest, VerifyInTiersGivesTheSameReport) {
   int boards = 0;
   for (const GameSpec& spec :
        {GameSpec{3, 3, 3, true}, GameSpec{4, 3, 3, true, true},
         GameSpec{4, 4, 3, true}, GameSpec{4, 4, 4, true},
-        GameSpec{4, 4, 4, true, true}, GameSpec{5, 3, 3, true}}) {
+        GameSpec{4, 4, 4, true, true}, GameSpec{5, 3, 3, true},
+        GameSpec{3, 3, 3}, GameSpec{4, 3, 3, false, true}, GameSpec{4, 4, 3},
+        GameSpec{4, 4, 4}}) {
     absl::StatusOr<Solution> full = Solve(*Game::Create(spec), {2});
     ASSERT_TRUE(full.ok());
     for (bool remoteness : {true, false}) {
@@ -261,26 +293,29 @@ TEST(CompressedTest, VerifyInTiersGivesTheSameReport) {
       ++boards;
     }
   }
-  EXPECT_EQ(boards, 12);
+  EXPECT_EQ(boards, 20);
 }
 
-// Tables a tier at a time cannot check: without gravity, and other layouts;
-// a bad tier size.
+// Tables a tier at a time cannot check: other layouts than compressed; a
+// bad tier size.
 TEST(CompressedTest, VerifyInTiersRefuses) {
-  for (const GameSpec& spec : {GameSpec{3, 3, 3}, GameSpec{3, 3, 3, true}}) {
-    absl::StatusOr<Solution> full = Solve(*Game::Create(spec), {2});
-    ASSERT_TRUE(full.ok());
-    absl::StatusOr<Table> compressed =
-        Table::FromBytes(SerializeCompressedTable(
-            full->game, full->records.view(), full->stats.reachable, true));
-    ASSERT_TRUE(compressed.ok());
+  const GameSpec spec{3, 3, 3};
+  absl::StatusOr<Solution> full = Solve(*Game::Create(spec), {2});
+  ASSERT_TRUE(full.ok());
+  for (bool compressed : {false, true}) {
+    absl::StatusOr<Table> table = Table::FromBytes(
+        compressed ? SerializeCompressedTable(full->game, full->records.view(),
+                                              full->stats.reachable, true)
+                   : SerializeTable(spec, full->records.view(),
+                                    full->stats.reachable));
+    ASSERT_TRUE(table.ok()) << table.status();
     TieredVerifyOptions options;
     options.work_dir = absl::StrCat(std::getenv("TEST_TMPDIR"), "/refused");
-    options.tier_indices = spec.gravity ? 100 : 64;
-    const absl::Status s = VerifyInWorkDir(*compressed, options).status();
+    options.tier_indices = compressed ? 100 : 64;
+    const absl::Status s = VerifyInWorkDir(*table, options).status();
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
-    EXPECT_NE(s.message().find(spec.gravity ? "expected a power of two"
-                                            : "with gravity only"),
+    EXPECT_NE(s.message().find(compressed ? "expected a power of two"
+                                          : "compressed tables only"),
               std::string::npos)
         << s;
   }

@@ -182,9 +182,15 @@ expect_contains "verify work dir in use" "holds a verify already; pass --resume"
 "$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v1" --resume > /dev/null 2> "$TMP/err"
 expect_eq "another verify exit" 1 $?
 expect_contains "another verify" "holds another verify" "$(cat "$TMP/err")"
-"$VERIFY" --table="$TMP/plain5.mnk" --quiet --work-dir="$TMP/v3" > /dev/null 2> "$TMP/err"
-expect_eq "verify without gravity in tiers exit" 1 $?
-expect_contains "verify without gravity in tiers" "compressed tables with gravity only" "$(cat "$TMP/err")"
+"$VERIFY" --table="$TMP/plain5.mnk" --quiet > "$TMP/v.out"
+records=$(grep '^records' "$TMP/v.out")
+"$VERIFY" --table="$TMP/plain5.mnk" --quiet --work-dir="$TMP/v3" \
+  --tier-indices=4096 > "$TMP/v.out"
+expect_eq "verify 4,4,4 (free) in tiers exit" 0 $?
+expect_eq "verify 4,4,4 (free) in tiers" "$records" "$(grep '^records' "$TMP/v.out")"
+"$VERIFY" --table="$TMP/plain2.mnk" --quiet --work-dir="$TMP/v5" > /dev/null 2> "$TMP/err"
+expect_eq "verify a full table in tiers exit" 1 $?
+expect_contains "verify a full table in tiers" "compressed tables only" "$(cat "$TMP/err")"
 "$VERIFY" --table="$TMP/plain4.mnk" --quiet --resume > /dev/null 2> "$TMP/err"
 expect_eq "verify resume without work dir exit" 1 $?
 "$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v4" \
