@@ -64,6 +64,9 @@ std::vector<std::string> CompressedLayerBuilder::Encode(
       encoders[k].Count(kinds[k]->data(), kinds[k]->size());
       encoders[k].Write(kinds[k]->data(), kinds[k]->size());
       sections[k] = encoders[k].Finish();
+      // A layer held in memory (3 bytes an entry, within --memory) is far
+      // from a 4 GiB stream; a work dir's layers are checked (solver.cc).
+      assert(encoders[k].fits());
     });
   }
   for (std::thread& t : threads) t.join();

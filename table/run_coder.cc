@@ -252,8 +252,8 @@ void RunEncoder::Block(const uint8_t* symbols, size_t n) {
     }
     return;
   }
-  // Every block starts on a byte.
-  assert(stream_.size() <= UINT32_MAX);
+  // Every block starts on a byte, at a 32-bit offset.
+  if (stream_.size() > UINT32_MAX) too_long_ = true;
   offsets_.push_back(static_cast<uint32_t>(stream_.size()));
   BitWriter writer(stream_);
   for (const Run& r : runs_) {

@@ -76,6 +76,10 @@ class RunEncoder {
   void Count(const uint8_t* symbols, size_t n);
   void Write(const uint8_t* symbols, size_t n);
   std::string Finish();
+  // False when a block starts past 4 GiB of stream, where its 32-bit offset
+  // no longer holds it: the bytes Finish() gives are then wrong and must
+  // not be written.
+  bool fits() const { return !too_long_; }
 
  private:
   using Run = run_coder_internal::Run;
@@ -86,6 +90,7 @@ class RunEncoder {
   int alphabet_, block_entries_;
   uint64_t counted_ = 0, written_ = 0;
   bool writing_ = false;
+  bool too_long_ = false;
   std::vector<uint8_t> pending_;  // the start of a block, fed so far
   std::vector<uint64_t> freq_;    // of each pair (d, l)
   std::vector<uint8_t> lengths_;

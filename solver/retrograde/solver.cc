@@ -666,7 +666,17 @@ class LayeredSolver {
     if (!status.ok()) return status;
     AddCounts(stones, counts);
     // Finish() lets go of each encoder's stream as its section is made.
-    for (RunEncoder& e : encoders) layers_[stones / 2].push_back(e.Finish());
+    for (RunEncoder& e : encoders) {
+      layers_[stones / 2].push_back(e.Finish());
+      if (!e.fits()) {
+        // Like a game whose index is too big (CheckSolvable): no table
+        // of it can be written.
+        return absl::InvalidArgumentError(absl::StrCat(
+            "layer ", stones,
+            ": a section's stream passes 4 GiB, past what "
+            "its 32-bit block offsets can hold (the table format's limit)"));
+      }
+    }
     encoders.clear();
     if (drops_) {
       if (absl::Status s = PutDoneLayer(stones, counts); !s.ok()) return s;
