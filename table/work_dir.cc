@@ -10,7 +10,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -215,7 +217,11 @@ absl::Status WorkDir::PutParts(
   if (bound > kPooledBytes) {
     // A layer's sections: a buffer of their size is not kept, and its pages
     // are touched only as far as zstd writes.
-    std::unique_ptr<char[]> buffer(new char[bound]);
+    std::unique_ptr<char[]> buffer(new (std::nothrow) char[bound]);
+    if (buffer == nullptr) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "out of memory for the ", bound, " bytes of tier ", name));
+    }
     return PutPacked(name, parts, size, buffer.get(), bound);
   }
   std::string buffer = Packed().Take(bound);
