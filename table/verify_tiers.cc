@@ -461,7 +461,6 @@ class TieredVerifier {
     const int below = stones + 1;
     const bool has_children = below <= game_.cells();
     const uint64_t child_offset = has_children ? index_.layer_offset(below) : 0;
-    std::vector<uint8_t> values, remoteness, moves;
     for (uint64_t t = 0; t < Tiers(stones); ++t) {
       const std::string name = Name('E', stones, t);
       if (Done(name)) continue;
@@ -474,16 +473,7 @@ class TieredVerifier {
           return s;
         }
       }
-      values.resize(r.count);
-      remoteness.assign(r.count, 0);
-      moves.resize(r.count);
-      const uint64_t end = r.begin + r.count;
-      if (!sections_.value_reader(stones).Decode(r.begin, end, values.data()) ||
-          !sections_.move_reader(stones).Decode(r.begin, end, moves.data()) ||
-          (has_remoteness_ && !sections_.remoteness_reader(stones).Decode(
-                                  r.begin, end, remoteness.data()))) {
-        return TableDamage(stones);
-      }
+      if (absl::Status s = DecodeStored(stones, r); !s.ok()) return s;
       std::string out(kHeadBytes + r.count, '\0');
       uint8_t* records = reinterpret_cast<uint8_t*>(&out[kHeadBytes]);
       std::atomic<uint64_t> checked{0};
@@ -507,9 +497,9 @@ class TieredVerifier {
             }
             checked.fetch_add(1, std::memory_order_relaxed);
             const uint8_t stored = RecordArrays::Details(
-                static_cast<Value>(values[j] + 1), remoteness[j]);
+                static_cast<Value>(values_[j] + 1), remoteness_[j]);
             const std::string problem =
-                StoredProblem(game_, has_remoteness_, p, stored, moves[j],
+                StoredProblem(game_, has_remoteness_, p, stored, moves_[j],
                               records[j], move, child);
             if (!problem.empty()) {
               mine.Add(e + index_.layer_offset(stones), game_, p, problem);
@@ -521,6 +511,22 @@ class TieredVerifier {
       if (absl::Status s = dir_.Put(name, out); !s.ok()) return s;
       Keep(counts.first_errors);
       Advance(r);
+    }
+    return absl::OkStatus();
+  }
+
+  // The table's records of tier `r` of even layer `stones` into values_,
+  // moves_ and remoteness_ (0s without remoteness).
+  absl::Status DecodeStored(int stones, const Range& r) {
+    values_.resize(r.count);
+    remoteness_.assign(r.count, 0);
+    moves_.resize(r.count);
+    const uint64_t end = r.begin + r.count;
+    if (!sections_.value_reader(stones).Decode(r.begin, end, values_.data()) ||
+        !sections_.move_reader(stones).Decode(r.begin, end, moves_.data()) ||
+        (has_remoteness_ && !sections_.remoteness_reader(stones).Decode(
+                                r.begin, end, remoteness_.data()))) {
+      return TableDamage(stones);
     }
     return absl::OkStatus();
   }
@@ -585,6 +591,7 @@ class TieredVerifier {
   const std::function<void(uint64_t)>& progress_;
   std::string buffer_;
   std::vector<uint64_t> bits_;
+  std::vector<uint8_t> values_, moves_, remoteness_;  // DecodeStored
   TierSet children_;
   // The first errors this run found in the even layer being checked and
   // the odd one after it.
