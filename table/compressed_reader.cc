@@ -155,43 +155,58 @@ absl::StatusOr<Record> CompressedReader::Stored(const Position& p, StoredAt at,
 
 absl::StatusOr<bool> CompressedReader::MoveTies(const Position& child,
                                                 const Record& parent) const {
-  // The child (O to move, or over) and its own children, by value first:
-  // most moves that do not tie are found out after a lookup or two.
+  // The child (O to move, or over) and its own children: most moves that
+  // do not tie are found out after a lookup or two.
   if (const std::optional<Value> end = t_->game.Primitive(child)) {
     return Negate(*end) == parent.value &&
            (parent.remoteness == kUnknownRemoteness || parent.remoteness == 1);
   }
   const bool with_remoteness = parent.remoteness != kUnknownRemoteness;
+  const Parts parts =
+      with_remoteness ? Parts::kValueAndRemoteness : Parts::kValue;
   // The child's value is the best of Negate(grandchild) over its moves; it
-  // must be Negate(parent.value).
+  // must be Negate(parent.value), and the parent's remoteness one more
+  // than the child's: among equal values the child's policy takes the
+  // fastest win or the slowest loss (a draw's remoteness does not count).
   const Value want = Negate(parent.value);
+  const auto refutes = [&](const Record& grandchild) {
+    const Value v = Negate(grandchild.value);  // for the child's side
+    if (v != want) return v > want;            // better than that for the child
+    if (!with_remoteness || want == Value::kDraw) return false;
+    const int plies = grandchild.remoteness + 2;  // from the parent
+    return want == Value::kWin ? plies < parent.remoteness
+                               : plies > parent.remoteness;
+  };
+  const auto record = [&](const Position& g, const std::optional<Value>& end,
+                          StoredAt at) -> absl::StatusOr<Record> {
+    if (end.has_value()) return Record{*end, 0, kNoMove};
+    return Stored(g, at, parts);
+  };
+  // The reply on the parent's best move first (still legal: the child
+  // played another cell, with gravity in another column): it refutes most
+  // moves that do not tie, before the other replies are located.
+  const Position reply = Game::Play(child, parent.best_move);
+  const std::optional<Value> reply_end = t_->game.Primitive(reply);
+  absl::StatusOr<Record> first =
+      record(reply, reply_end, reply_end ? StoredAt{} : Locate(reply));
+  if (!first.ok()) return first.status();
+  if (refutes(*first)) return false;
   bool any_equal = false;
-  int best_remoteness = parent.value == Value::kWin ? 0 : 1 << 20;
+  int best_remoteness = want == Value::kLoss ? 0 : 1 << 20;
   Child grandchildren[kMaxMoves];
   const int n = Children(child, with_remoteness, grandchildren);
   for (int i = 0; i < n; ++i) {
     const Child& g = grandchildren[i];
-    Record gr{Value::kUnreachable, 0, kNoMove};
-    if (g.end.has_value()) {
-      gr.value = *g.end;
-    } else {
-      absl::StatusOr<Record> stored =
-          Stored(g.position, g.at,
-                 with_remoteness ? Parts::kValueAndRemoteness : Parts::kValue);
-      if (!stored.ok()) return stored.status();
-      gr = *stored;
-    }
-    const Value v = Negate(gr.value);  // for the child's side
-    if (v > want) return false;        // the child does better than that
-    if (v < want) continue;
+    absl::StatusOr<Record> gr = record(g.position, g.end, g.at);
+    if (!gr.ok()) return gr.status();
+    if (refutes(*gr)) return false;
+    if (Negate(gr->value) != want) continue;
     any_equal = true;
-    // Among equal values the child's policy takes the fastest win or the
-    // slowest loss (a draw's remoteness does not count).
     if (want == Value::kWin) {
-      best_remoteness = std::min(best_remoteness, gr.remoteness + 1);
+      best_remoteness = std::min(best_remoteness, gr->remoteness + 1);
     }
     if (want == Value::kLoss) {
-      best_remoteness = std::max(best_remoteness, gr.remoteness + 1);
+      best_remoteness = std::max(best_remoteness, gr->remoteness + 1);
     }
   }
   if (!any_equal) return false;

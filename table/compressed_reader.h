@@ -82,7 +82,8 @@ class CompressedReader {
   // Odd layers: the best child by the policy.
   absl::StatusOr<Record> ProbeOdd(const Position& p) const;
   // Whether moving to `child` is as good, by the policy, as the best move
-  // of its parent, whose record is `parent` (value, remoteness or unknown).
+  // of its parent, whose record is `parent` (value, remoteness or unknown,
+  // and its best move).
   absl::StatusOr<bool> MoveTies(const Position& child,
                                 const Record& parent) const;
 

@@ -63,21 +63,37 @@ const absl::StatusOr<Table>& CheckedTable() {
   return *table;
 }
 
-// Runs probe(table, position) over random reachable positions, cycling
-// through a shuffled list of them (drawn once).
+// Which positions a benchmark draws: those with X to move (stones even:
+// stored in compressed and compact tables), with O to move, or all.
+enum Side { kXToMove = 0, kOToMove = 1, kEither = 2 };
+
+// The table's shuffled reachable positions of a side, drawn once.
+const std::vector<Position>& Positions(const Table& table, Side side) {
+  static const auto* const lists = [&table] {
+    auto* sides = new std::vector<Position>[3];
+    sides[kEither] = ShuffledPositions(table);
+    for (const Position& p : sides[kEither]) {
+      sides[p.stones() % 2].push_back(p);
+    }
+    return sides;
+  }();
+  return lists[side];
+}
+
+// Runs probe(table, position) over random reachable positions of a side,
+// cycling through a shuffled list of them.
 template <typename Probe>
-void OverPositions(benchmark::State& state, Probe probe) {
+void OverPositions(benchmark::State& state, Probe probe, Side side = kEither) {
   const absl::StatusOr<Table>& table = CheckedTable();
   if (!table.ok()) {
     state.SkipWithError(std::string(table.status().message()).c_str());
     return;
   }
-  static const std::vector<Position>* const positions =
-      new std::vector<Position>(ShuffledPositions(*table));
+  const std::vector<Position>& positions = Positions(*table, side);
   size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(probe(*table, (*positions)[i]));
-    if (++i == positions->size()) i = 0;
+    benchmark::DoNotOptimize(probe(*table, positions[i]));
+    if (++i == positions.size()) i = 0;
   }
 }
 
@@ -87,6 +103,15 @@ void BM_Probe(benchmark::State& state) {
                 [](const Table& t, const Position& p) { return t.Probe(p); });
 }
 BENCHMARK(BM_Probe);
+
+// The same with X to move (arg 0) or O to move (arg 1): a compressed table
+// stores the first and derives the second from its children.
+void BM_ProbeSide(benchmark::State& state) {
+  OverPositions(
+      state, [](const Table& t, const Position& p) { return t.Probe(p); },
+      static_cast<Side>(state.range(0)));
+}
+BENCHMARK(BM_ProbeSide)->Arg(kXToMove)->Arg(kOToMove);
 
 // The value alone (ValueOf): what a value-only probe costs; on compressed
 // and compact tables odd layers come from the children.
