@@ -90,6 +90,10 @@ void OverPositions(benchmark::State& state, Probe probe, Side side = kEither) {
     return;
   }
   const std::vector<Position>& positions = Positions(*table, side);
+  if (positions.empty()) {
+    state.SkipWithError("the table has no reachable position of that side");
+    return;
+  }
   size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(probe(*table, positions[i]));
