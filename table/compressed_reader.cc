@@ -197,7 +197,9 @@ absl::StatusOr<bool> CompressedReader::MoveTies(const Position& child,
   const int n = Children(child, with_remoteness, grandchildren);
   for (int i = 0; i < n; ++i) {
     const Child& g = grandchildren[i];
-    absl::StatusOr<Record> gr = record(g.position, g.end, g.at);
+    absl::StatusOr<Record> gr = g.cell == parent.best_move
+                                    ? first  // looked up above
+                                    : record(g.position, g.end, g.at);
     if (!gr.ok()) return gr.status();
     if (refutes(*gr)) return false;
     if (Negate(gr->value) != want) continue;
