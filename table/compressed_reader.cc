@@ -153,12 +153,26 @@ absl::StatusOr<Record> CompressedReader::Stored(const Position& p, StoredAt at,
   return r;
 }
 
-absl::StatusOr<bool> CompressedReader::MoveTies(const Position& child,
+CompressedReader::TieCandidate CompressedReader::Candidate(
+    const Position& parent, int cell, int best) const {
+  TieCandidate c;
+  c.child = Game::Play(parent, cell);
+  c.child_end = t_->game.Primitive(c.child);
+  if (c.child_end.has_value()) return c;
+  // The parent's best move is still legal: the child played another cell,
+  // with gravity in another column.
+  c.reply = Game::Play(c.child, best);
+  c.reply_end = t_->game.Primitive(c.reply);
+  if (!c.reply_end.has_value()) c.reply_at = Locate(c.reply);
+  return c;
+}
+
+absl::StatusOr<bool> CompressedReader::MoveTies(const TieCandidate& c,
                                                 const Record& parent) const {
   // The child (O to move, or over) and its own children: most moves that
   // do not tie are found out after a lookup or two.
-  if (const std::optional<Value> end = t_->game.Primitive(child)) {
-    return Negate(*end) == parent.value &&
+  if (c.child_end.has_value()) {
+    return Negate(*c.child_end) == parent.value &&
            (parent.remoteness == kUnknownRemoteness || parent.remoteness == 1);
   }
   const bool with_remoteness = parent.remoteness != kUnknownRemoteness;
@@ -182,19 +196,15 @@ absl::StatusOr<bool> CompressedReader::MoveTies(const Position& child,
     if (end.has_value()) return Record{*end, 0, kNoMove};
     return Stored(g, at, parts);
   };
-  // The reply on the parent's best move first (still legal: the child
-  // played another cell, with gravity in another column): it refutes most
-  // moves that do not tie, before the other replies are located.
-  const Position reply = Game::Play(child, parent.best_move);
-  const std::optional<Value> reply_end = t_->game.Primitive(reply);
-  absl::StatusOr<Record> first =
-      record(reply, reply_end, reply_end ? StoredAt{} : Locate(reply));
+  // The reply on the parent's best move first: it refutes most moves that
+  // do not tie, before the other replies are located.
+  absl::StatusOr<Record> first = record(c.reply, c.reply_end, c.reply_at);
   if (!first.ok()) return first.status();
   if (refutes(*first)) return false;
   bool any_equal = false;
   int best_remoteness = want == Value::kLoss ? 0 : 1 << 20;
   Child grandchildren[kMaxMoves];
-  const int n = Children(child, with_remoteness, grandchildren);
+  const int n = Children(c.child, with_remoteness, grandchildren);
   for (int i = 0; i < n; ++i) {
     const Child& g = grandchildren[i];
     absl::StatusOr<Record> gr = g.cell == parent.best_move
@@ -232,16 +242,32 @@ absl::StatusOr<Record> CompressedReader::ProbeEven(const Position& p) const {
   // so a lower cell may tie with it here. Only a cell whose image lies
   // past the stored move can: the stored move is the lowest tie of the
   // image (so none when the position is its own canonical image).
+  // The first lookup of each candidate is started before any is read, so
+  // that their cache misses overlap.
   const Symmetry& image = t_->game.symmetries()[at.symmetry];
   const int stored = image[r->best_move];
+  int cells[kMaxMoves];
+  TieCandidate candidates[kMaxMoves];
+  uint64_t entries[kMaxMoves];
+  int n = 0, located = 0;
   for (Mask s = t_->game.LegalMask(p) & ((Mask{1} << r->best_move) - 1); s != 0;
        s &= s - 1) {
     const int cell = absl::countr_zero(s);
     if (image[cell] < stored) continue;
-    absl::StatusOr<bool> ties = MoveTies(Game::Play(p, cell), *r);
+    cells[n] = cell;
+    candidates[n] = Candidate(p, cell, r->best_move);
+    const TieCandidate& c = candidates[n++];
+    if (!c.child_end.has_value() && !c.reply_end.has_value()) {
+      entries[located++] = c.reply_at.entry;
+    }
+  }
+  Prefetch(p.stones() + 2, entries, located,
+           kValueSection | kRemotenessSection);
+  for (int i = 0; i < n; ++i) {
+    absl::StatusOr<bool> ties = MoveTies(candidates[i], *r);
     if (!ties.ok()) return ties.status();
     if (*ties) {
-      r->best_move = cell;
+      r->best_move = cells[i];
       break;
     }
   }

@@ -81,10 +81,21 @@ class CompressedReader {
   absl::StatusOr<Record> ProbeEven(const Position& p) const;
   // Odd layers: the best child by the policy.
   absl::StatusOr<Record> ProbeOdd(const Position& p) const;
-  // Whether moving to `child` is as good, by the policy, as the best move
-  // of its parent, whose record is `parent` (value, remoteness or unknown,
-  // and its best move).
-  absl::StatusOr<bool> MoveTies(const Position& child,
+  // A move that may tie with the parent's best move: the position after
+  // it, and after the reply on the parent's best move, the lookup that
+  // refutes most moves that do not tie (located when neither is over).
+  struct TieCandidate {
+    Position child;
+    std::optional<Value> child_end;
+    Position reply;
+    std::optional<Value> reply_end;
+    StoredAt reply_at;
+  };
+  TieCandidate Candidate(const Position& parent, int cell, int best) const;
+  // Whether moving to the candidate's child is as good, by the policy, as
+  // the best move of its parent, whose record is `parent` (value,
+  // remoteness or unknown, and its best move).
+  absl::StatusOr<bool> MoveTies(const TieCandidate& c,
                                 const Record& parent) const;
 
   const TableBytes* t_;
