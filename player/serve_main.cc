@@ -63,6 +63,11 @@ ABSL_FLAG(std::string, bind, "127.0.0.1",
 ABSL_FLAG(std::string, tables, "",
           "a folder of table files (*.mnk) to serve besides the built-in "
           "ones");
+ABSL_FLAG(bool, in_memory, false,
+          "read the --tables tables into memory, on 2 MiB pages where the "
+          "kernel gives them, instead of mapping them: each costs its size "
+          "in memory and seconds to load, and probes of big tables are "
+          "faster");
 ABSL_FLAG(std::string, search_memory, "256M",
           "memory for the transposition table of the search that plays "
           "Connect Four 7x6 (K, M, G)");
@@ -354,7 +359,12 @@ absl::Status LoadGames(const Runfiles& runfiles, Catalog& games) {
   }
   const std::string dir = UserPath(absl::GetFlag(FLAGS_tables));
   if (!dir.empty()) {
-    if (absl::Status s = games.AddDirectory(dir); !s.ok()) return s;
+    const Table::Placement placement = absl::GetFlag(FLAGS_in_memory)
+                                           ? Table::Placement::kInMemory
+                                           : Table::Placement::kMapped;
+    if (absl::Status s = games.AddDirectory(dir, placement); !s.ok()) {
+      return s;
+    }
   }
   return AddConnectFour(runfiles, games);
 }

@@ -95,7 +95,8 @@ absl::Status Catalog::AddSearched(std::unique_ptr<ConnectSearch> search,
   return absl::OkStatus();
 }
 
-absl::Status Catalog::AddDirectory(const std::string& dir) {
+absl::Status Catalog::AddDirectory(const std::string& dir,
+                                   Table::Placement placement) {
   struct stat st;
   if (stat(dir.c_str(), &st) != 0) {
     return absl::ErrnoToStatus(errno,
@@ -113,7 +114,7 @@ absl::Status Catalog::AddDirectory(const std::string& dir) {
   for (const std::string& name : *names) {
     if (!absl::EndsWith(name, ".mnk")) continue;
     const std::string path = absl::StrCat(dir, "/", name);
-    absl::StatusOr<Table> table = Table::Load(path);
+    absl::StatusOr<Table> table = Table::Load(path, std::nullopt, placement);
     if (!table.ok()) return table.status();
     // A server runs for long: a damaged page is found at start-up, not by
     // the first visitor whose probe reads it.

@@ -66,8 +66,11 @@ class Catalog {
   // Adds every *.mnk file of `dir` (by name order), each replacing a built-in
   // table of the same game. The first error stops it: kNotFound /
   // kFailedPrecondition for the folder, the reader's error for a table
-  // (naming the file), kAlreadyExists for two files of one game.
-  absl::Status AddDirectory(const std::string& dir);
+  // (naming the file), kAlreadyExists for two files of one game. Each
+  // table mapped or read into memory as `placement` says (Table::Load).
+  absl::Status AddDirectory(
+      const std::string& dir,
+      Table::Placement placement = Table::Placement::kMapped);
 
   size_t size() const { return games_.size(); }
   std::string GamesJson() const;

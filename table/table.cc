@@ -83,6 +83,60 @@ absl::StatusOr<std::shared_ptr<const uint8_t>> Map(int fd, uint64_t size,
       [size](const uint8_t* p) { munmap(const_cast<uint8_t*>(p), size); });
 }
 
+// The memory the kernel says it can give without swapping (MemAvailable in
+// /proc/meminfo, page cache included); nullopt when it does not say.
+std::optional<uint64_t> AvailableMemory() {
+  std::FILE* f = std::fopen("/proc/meminfo", "r");
+  if (f == nullptr) return std::nullopt;
+  std::optional<uint64_t> bytes;
+  char line[256];
+  unsigned long long kib = 0;
+  while (!bytes.has_value() && std::fgets(line, sizeof(line), f) != nullptr) {
+    if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+      bytes = uint64_t{kib} * 1024;
+    }
+  }
+  std::fclose(f);
+  return bytes;
+}
+
+// The file read into an anonymous mapping on huge pages (advice: the
+// kernel may give 4 KiB pages). Refused unless the memory is available:
+// the kernel would grant the mapping and end the process mid-read.
+absl::StatusOr<std::shared_ptr<const uint8_t>> ReadIntoMemory(
+    int fd, uint64_t size, absl::string_view name) {
+  constexpr uint64_t kHugePage = uint64_t{2} << 20;
+  const uint64_t mapped = (size + kHugePage - 1) / kHugePage * kHugePage;
+  const std::optional<uint64_t> available = AvailableMemory();
+  const auto no_memory = [&] {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "not enough memory to load %s: %.2f GiB needed, %s", name,
+        mapped / 1073741824.0,
+        available.has_value()
+            ? absl::StrFormat("%.2f GiB available", *available / 1073741824.0)
+            : std::string("no more to be had")));
+  };
+  if (available.has_value() && mapped > *available) return no_memory();
+  void* map = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED) return no_memory();
+  std::shared_ptr<const uint8_t> bytes(
+      static_cast<const uint8_t*>(map),
+      [mapped](const uint8_t* p) { munmap(const_cast<uint8_t*>(p), mapped); });
+  madvise(map, mapped, MADV_HUGEPAGE);  // advice only
+  if (lseek(fd, 0, SEEK_SET) != 0) {
+    return absl::ErrnoToStatus(errno, absl::StrCat("cannot read ", name));
+  }
+  absl::StatusOr<uint64_t> got =
+      ReadUpTo(fd, static_cast<uint8_t*>(map), size, name);
+  if (!got.ok()) return got.status();
+  if (*got != size) {
+    return absl::DataLossError(absl::StrCat(
+        name, " was cut short while read: ", *got, " bytes, expected ", size));
+  }
+  return bytes;
+}
+
 absl::Status SizeError(uint64_t size, const CheckedHeader& header,
                        absl::string_view source) {
   return absl::DataLossError(absl::StrCat(
@@ -118,7 +172,8 @@ void ExitOnTruncatedTable(const char* program, int exit_code) {
 }
 
 absl::StatusOr<Table> Table::Load(const std::string& path,
-                                  std::optional<GameSpec> expected) {
+                                  std::optional<GameSpec> expected,
+                                  Placement placement) {
   const std::string name = Printable(path);
   struct stat st;
   absl::StatusOr<int> fd = OpenRegularFile(path, name, &st);
@@ -133,11 +188,13 @@ absl::StatusOr<Table> Table::Load(const std::string& path,
   if (!checked.ok()) return checked.status();
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   if (size != checked->file_bytes) return SizeError(size, *checked, name);
-  absl::StatusOr<std::shared_ptr<const uint8_t>> bytes = Map(*fd, size, name);
+  absl::StatusOr<std::shared_ptr<const uint8_t>> bytes =
+      placement == Placement::kMapped ? Map(*fd, size, name)
+                                      : ReadIntoMemory(*fd, size, name);
   if (!bytes.ok()) return bytes.status();
   absl::StatusOr<Table> table =
       FromMemory(*std::move(bytes), size, expected, name);
-  if (!table.ok()) return table;
+  if (!table.ok() || placement == Placement::kInMemory) return table;
   // The file stays open, so that CheckUnchanged() sees changes to it (and
   // not to another file renamed over its path).
   std::move(closer).Cancel();

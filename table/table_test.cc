@@ -11,6 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "table/file_io.h"
+#include "table/header.h"
+#include "table/record.h"
 #include "table/write.h"
 
 namespace mnk {
@@ -87,6 +89,54 @@ TEST_F(TableTest, RoundTrip) {
   // No temporary file is left beside it.
   struct stat st;
   EXPECT_NE(stat((path + ".tmp-").c_str(), &st), 0);
+}
+
+TEST_F(TableTest, InMemoryKeepsTheBytesItRead) {
+  const std::string path = TempPath("in_memory.mnk");
+  ASSERT_TRUE(WriteTable(path, game_.spec(), records_.view(), 7).ok());
+  absl::StatusOr<Table> mapped = Table::Load(path, game_.spec());
+  absl::StatusOr<Table> read =
+      Table::Load(path, game_.spec(), Table::Placement::kInMemory);
+  ASSERT_TRUE(mapped.ok()) << mapped.status();
+  ASSERT_TRUE(read.ok()) << read.status();
+  for (uint64_t i = 0; i < index_.size(); ++i) {
+    ASSERT_EQ(read->view().Get(i), records_.view().Get(i)) << i;
+  }
+  // Another table written over the file in place: the mapping shows it
+  // (and says so), the copy in memory does not.
+  RecordArrays other = FakeRecords(index_);
+  other.Set(0, {Value::kWin, 5, 4});
+  {
+    std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+    f << SerializeTable(game_.spec(), other.view(), 7);
+  }
+  EXPECT_EQ(mapped->CheckUnchanged().code(), absl::StatusCode::kDataLoss);
+  EXPECT_TRUE(read->CheckUnchanged().ok());
+  absl::StatusOr<Record> start = read->Probe(Position{});
+  ASSERT_TRUE(start.ok()) << start.status();
+  EXPECT_EQ(*start, (Record{Value::kDraw, 9, 0}));
+}
+
+TEST(InMemoryTest, ATableBiggerThanTheMemoryIsRefusedBeforeItIsRead) {
+  // A full table of 6x6 gravity (6e11 indices, 1.4 TB): a header and holes.
+  const GameSpec spec{6, 6, 4, /*gravity=*/true};
+  const PositionIndex index(*Game::Create(spec));
+  TableHeader header =
+      TableHeader::For(spec, TableLayout::Full(), index.size(), 1);
+  header.data.full.values_offset = kTableHeaderSize;
+  header.data.full.details_offset =
+      kTableHeaderSize + RecordView::ValueBytes(index.size());
+  uint8_t bytes[kTableHeaderSize];
+  header.Encode(bytes);
+  const std::string path = TempPath("huge.mnk");
+  WriteFile(path, std::string(reinterpret_cast<char*>(bytes), sizeof(bytes)));
+  ASSERT_EQ(truncate(path.c_str(), TableFileSize(index.size())), 0);
+  absl::StatusOr<Table> table =
+      Table::Load(path, spec, Table::Placement::kInMemory);
+  EXPECT_EQ(table.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(table.status().message().find("not enough memory to load " + path),
+            std::string::npos)
+      << table.status();
 }
 
 TEST_F(TableTest, ProbeRejectsImpossibleRecords) {
@@ -197,24 +247,29 @@ TEST(BigTableTest, DamagedPagesAreFoundWhenRead) {
   bytes[at] = 11;  // another legal move: only the checksum tells
   const std::string path = TempPath("big.mnk");
   WriteFile(path, bytes);
-  absl::StatusOr<Table> table = Table::Load(path);
-  ASSERT_TRUE(table.ok()) << table.status();
-  absl::StatusOr<Record> good = table->Probe(sound);
-  ASSERT_TRUE(good.ok()) << good.status();
-  EXPECT_EQ(*good, (Record{Value::kWin, 3, 10}));
-  const std::string message =
-      absl::StrCat(path, " is corrupt: page ", at / kPageBytes, " (bytes ",
-                   at / kPageBytes * kPageBytes, " to ",
-                   (at / kPageBytes + 1) * kPageBytes - 1,
-                   ") fails its checksum; verify checks the whole file");
-  absl::StatusOr<Record> bad = table->Probe(damaged);
-  EXPECT_EQ(bad.status().code(), absl::StatusCode::kDataLoss);
-  EXPECT_EQ(bad.status().message(), message);
-  EXPECT_EQ(table->ValueOf(damaged), Value::kUnreachable);
-  EXPECT_EQ(table->CheckAll().code(), absl::StatusCode::kDataLoss);
-  // The file's own checksum is checked first by CheckAll.
-  EXPECT_NE(table->CheckAll().message().find("checksum 0x"), std::string::npos)
-      << table->CheckAll();
+  for (const Table::Placement placement :
+       {Table::Placement::kMapped, Table::Placement::kInMemory}) {
+    SCOPED_TRACE(static_cast<int>(placement));
+    absl::StatusOr<Table> table = Table::Load(path, std::nullopt, placement);
+    ASSERT_TRUE(table.ok()) << table.status();
+    absl::StatusOr<Record> good = table->Probe(sound);
+    ASSERT_TRUE(good.ok()) << good.status();
+    EXPECT_EQ(*good, (Record{Value::kWin, 3, 10}));
+    const std::string message =
+        absl::StrCat(path, " is corrupt: page ", at / kPageBytes, " (bytes ",
+                     at / kPageBytes * kPageBytes, " to ",
+                     (at / kPageBytes + 1) * kPageBytes - 1,
+                     ") fails its checksum; verify checks the whole file");
+    absl::StatusOr<Record> bad = table->Probe(damaged);
+    EXPECT_EQ(bad.status().code(), absl::StatusCode::kDataLoss);
+    EXPECT_EQ(bad.status().message(), message);
+    EXPECT_EQ(table->ValueOf(damaged), Value::kUnreachable);
+    EXPECT_EQ(table->CheckAll().code(), absl::StatusCode::kDataLoss);
+    // The file's own checksum is checked first by CheckAll.
+    EXPECT_NE(table->CheckAll().message().find("checksum 0x"),
+              std::string::npos)
+        << table->CheckAll();
+  }
 }
 
 TEST_F(TableTest, FileSystemErrors) {

@@ -7,7 +7,9 @@ Prints the latency figures (p50, p99) the README quotes.
 
 import http.client
 import json
+import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -237,6 +239,26 @@ class ApiTest(unittest.TestCase):
         latencies.sort()
         print("one client: 500 requests, latency p50 %.3f ms, p99 %.3f ms" %
               (latencies[250] * 1000, latencies[495] * 1000), file=sys.stderr)
+
+
+class InMemoryTest(unittest.TestCase):
+    """serve --in_memory: the same answers from a copy of the table read at
+    start-up, which a later write to the file leaves alone."""
+
+    def test_answers_survive_a_write_to_the_file(self):
+        copy = os.path.join(os.environ["TEST_TMPDIR"], "in_memory.mnk")
+        shutil.copyfile(C4, copy)
+        server = WebServer(tables={"4x4k4g.mnk": copy}, flags=["--in_memory"])
+        try:
+            position = "..../..../..../XO.."
+            want = play_answers(C4, [position])[0]
+            self.assertEqual(server.position("4x4k4g", position), want)
+            time.sleep(0.01)  # a later modification time
+            with open(copy, "r+b") as f:
+                f.write(open(C4, "rb").read())
+            self.assertEqual(server.position("4x4k4g", position), want)
+        finally:
+            self.assertEqual(server.stop(), 0)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 // Probe speed on the built tic-tac-toe table, or on the table named by the
-// environment variable MNK_TABLE.
+// environment variable MNK_TABLE, mapped (as play and serve load it) or,
+// with MNK_TABLE_IN_MEMORY=1, read into memory (as serve --in_memory does).
 //
 //   bazel run //table/benchmark:table_benchmark -- --benchmark_repetitions=9
 //   (add --benchmark_report_aggregates_only for the medians alone)
@@ -17,6 +18,13 @@ namespace mnk {
 namespace {
 
 const char* argv0 = "";
+
+Table::Placement TablePlacement() {
+  const char* in_memory = std::getenv("MNK_TABLE_IN_MEMORY");
+  return in_memory != nullptr && std::string(in_memory) == "1"
+             ? Table::Placement::kInMemory
+             : Table::Placement::kMapped;
+}
 
 std::string TablePath() {
   if (const char* path = std::getenv("MNK_TABLE")) return path;
@@ -54,7 +62,8 @@ std::vector<Position> ShuffledPositions(const Table& table) {
 // costs a CRC-32 of its 4 KiB, and a large table takes seconds to check).
 const absl::StatusOr<Table>& CheckedTable() {
   static const absl::StatusOr<Table>* const table = [] {
-    auto* loaded = new absl::StatusOr<Table>(Table::Load(TablePath()));
+    auto* loaded = new absl::StatusOr<Table>(
+        Table::Load(TablePath(), std::nullopt, TablePlacement()));
     if (loaded->ok()) {
       if (absl::Status s = (*loaded)->CheckAll(); !s.ok()) *loaded = s;
     }
@@ -170,7 +179,9 @@ BENCHMARK(BM_SectionGet)->Arg(0)->Arg(1)->Arg(2);
 // Loading (reading and checking) the table file.
 void BM_Load(benchmark::State& state) {
   const std::string path = TablePath();
-  for (auto _ : state) benchmark::DoNotOptimize(Table::Load(path));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(Table::Load(path, std::nullopt, TablePlacement()));
+  }
 }
 BENCHMARK(BM_Load)->Unit(benchmark::kMicrosecond)->Iterations(3);
 
