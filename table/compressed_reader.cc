@@ -156,6 +156,7 @@ absl::StatusOr<Record> CompressedReader::Stored(const Position& p, StoredAt at,
 CompressedReader::TieCandidate CompressedReader::Candidate(
     const Position& parent, int cell, int best) const {
   TieCandidate c;
+  c.cell = cell;
   c.child = Game::Play(parent, cell);
   c.child_end = t_->game.Primitive(c.child);
   if (c.child_end.has_value()) return c;
@@ -246,7 +247,6 @@ absl::StatusOr<Record> CompressedReader::ProbeEven(const Position& p) const {
   // that their cache misses overlap.
   const Symmetry& image = t_->game.symmetries()[at.symmetry];
   const int stored = image[r->best_move];
-  int cells[kMaxMoves];
   TieCandidate candidates[kMaxMoves];
   uint64_t entries[kMaxMoves];
   int n = 0, located = 0;
@@ -254,7 +254,6 @@ absl::StatusOr<Record> CompressedReader::ProbeEven(const Position& p) const {
        s &= s - 1) {
     const int cell = absl::countr_zero(s);
     if (image[cell] < stored) continue;
-    cells[n] = cell;
     candidates[n] = Candidate(p, cell, r->best_move);
     const TieCandidate& c = candidates[n++];
     if (!c.child_end.has_value() && !c.reply_end.has_value()) {
@@ -267,7 +266,7 @@ absl::StatusOr<Record> CompressedReader::ProbeEven(const Position& p) const {
     absl::StatusOr<bool> ties = MoveTies(candidates[i], *r);
     if (!ties.ok()) return ties.status();
     if (*ties) {
-      r->best_move = cells[i];
+      r->best_move = candidates[i].cell;
       break;
     }
   }

@@ -85,6 +85,7 @@ class CompressedReader {
   // it, and after the reply on the parent's best move, the lookup that
   // refutes most moves that do not tie (located when neither is over).
   struct TieCandidate {
+    int cell;
     Position child;
     std::optional<Value> child_end;
     Position reply;
