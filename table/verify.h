@@ -69,9 +69,12 @@ struct TieredVerifyOptions {
 // kFailedPrecondition for another verify's, kResourceExhausted for a full
 // disk); kDataLoss when a scratch tier that cannot be made again is damaged.
 // Sections that do not decode are an error of the report, as in VerifyRecords.
+// `progress` as in VerifyRecords; `found_done`, when set, is called with the
+// entries of the tiers and layers a resumed run finds done in the work dir.
 absl::StatusOr<VerifyReport> VerifyInWorkDir(
     const Table& table, const TieredVerifyOptions& options,
-    const std::function<void(uint64_t)>& progress = {});
+    const std::function<void(uint64_t)>& progress = {},
+    const std::function<void(uint64_t)>& found_done = {});
 
 }  // namespace mnk
 

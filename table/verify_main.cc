@@ -81,7 +81,8 @@ absl::StatusOr<VerifyReport> CheckRecords(const Table& table, int threads) {
   options.threads = threads;
   options.tier_indices = absl::GetFlag(FLAGS_tier_indices);
   options.resume = absl::GetFlag(FLAGS_resume);
-  return VerifyInWorkDir(table, options, add);
+  return VerifyInWorkDir(table, options, add,
+                         [&](uint64_t n) { progress.AddResumed(n); });
 }
 
 // A failed tiered check's exit status: its options or the work dir (the

@@ -184,7 +184,8 @@ class TieredVerifier {
  public:
   TieredVerifier(const Table& table, WorkDir dir,
                  const TieredVerifyOptions& options,
-                 const std::function<void(uint64_t)>& progress)
+                 const std::function<void(uint64_t)>& progress,
+                 const std::function<void(uint64_t)>& found_done)
       : game_(table.game()),
         index_(table.index()),
         sections_(*table.compressed()),
@@ -192,7 +193,8 @@ class TieredVerifier {
         dir_(std::move(dir)),
         threads_(options.threads),
         shift_(absl::countr_zero(options.tier_indices)),
-        progress_(progress) {}
+        progress_(progress),
+        found_done_(found_done) {}
 
   absl::StatusOr<VerifyReport> Run() {
     if (absl::Status s = Forward(); !s.ok()) return s;
@@ -296,6 +298,13 @@ class TieredVerifier {
   void Advance(const Range& r) const {
     if (progress_) progress_(r.count);
   }
+  // The same for work found done in the work dir (resuming).
+  void FoundDone(const Range& r) const {
+    if (found_done_) found_done_(r.count);
+  }
+  void FoundDone(int stones) const {
+    FoundDone(Range{0, index_.layer_size(stones)});
+  }
 
   // Calls visit(found, walker, entry, position) for every reachable
   // position of tier `r` of layer `stones` (bits_), in chunks shared out
@@ -321,7 +330,10 @@ class TieredVerifier {
   // The forward pass: each layer's reachable bits from the layer before,
   // the next layer held whole (one bit an entry).
   absl::Status Forward() {
-    if (Done("F")) return absl::OkStatus();
+    if (Done("F")) {
+      for (int stones = 0; stones < game_.cells(); ++stones) FoundDone(stones);
+      return absl::OkStatus();
+    }
     if (!Done(Name('R', 0, 0))) {
       std::string empty_board(8, '\0');
       empty_board[0] = 1;
@@ -336,7 +348,10 @@ class TieredVerifier {
       for (uint64_t t = 0; done && t < Tiers(below); ++t) {
         done = Done(Name('R', below, t));
       }
-      if (done) continue;
+      if (done) {
+        FoundDone(stones);
+        continue;
+      }
       next.assign((index_.layer_size(below) + 63) / 64, 0);
       const uint64_t child_offset = index_.layer_offset(below);
       for (uint64_t t = 0; t < Tiers(stones); ++t) {
@@ -395,6 +410,9 @@ class TieredVerifier {
     } else if (c->size() < kHeadBytes) {
       return absl::DataLossError(
           absl::StrCat(done, " in ", dir_.path(), " is too short"));
+    } else {
+      FoundDone(stones);
+      if (stones < game_.cells()) FoundDone(stones + 1);
     }
     if (absl::Status s = RemoveUsed(stones); !s.ok()) return s;
     Counts counts = Counts::FromHead(*c);
@@ -414,8 +432,11 @@ class TieredVerifier {
         below <= game_.cells() ? index_.layer_offset(below) : 0;
     for (uint64_t t = 0; t < Tiers(stones); ++t) {
       const std::string name = Name('O', stones, t);
-      if (Done(name)) continue;
       const Range r = Tier(stones, t);
+      if (Done(name)) {
+        FoundDone(r);
+        continue;
+      }
       if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
       if (stored) {
         if (absl::Status s =
@@ -463,8 +484,11 @@ class TieredVerifier {
     const uint64_t child_offset = has_children ? index_.layer_offset(below) : 0;
     for (uint64_t t = 0; t < Tiers(stones); ++t) {
       const std::string name = Name('E', stones, t);
-      if (Done(name)) continue;
       const Range r = Tier(stones, t);
+      if (Done(name)) {
+        FoundDone(r);
+        continue;
+      }
       if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
       if (has_children) {
         if (absl::Status s =
@@ -589,6 +613,7 @@ class TieredVerifier {
   const int threads_;
   const int shift_;
   const std::function<void(uint64_t)>& progress_;
+  const std::function<void(uint64_t)>& found_done_;
   std::string buffer_;
   std::vector<uint64_t> bits_;
   std::vector<uint8_t> values_, moves_, remoteness_;  // DecodeStored
@@ -602,7 +627,8 @@ class TieredVerifier {
 
 absl::StatusOr<VerifyReport> VerifyInWorkDir(
     const Table& table, const TieredVerifyOptions& options,
-    const std::function<void(uint64_t)>& progress) {
+    const std::function<void(uint64_t)>& progress,
+    const std::function<void(uint64_t)>& found_done) {
   if (table.layout() != Layout::kCompressed) {
     return absl::InvalidArgumentError(
         "a work dir verifies compressed tables only; verify this table "
@@ -626,7 +652,8 @@ absl::StatusOr<VerifyReport> VerifyInWorkDir(
       WorkDir::Open(options.work_dir, manifest, options.resume, "verify");
   if (!dir.ok()) return dir.status();
   absl::StatusOr<VerifyReport> report =
-      TieredVerifier(table, *std::move(dir), options, progress).Run();
+      TieredVerifier(table, *std::move(dir), options, progress, found_done)
+          .Run();
   if (report.ok() || !report.status().GetPayload(kTableDamaged)) {
     return report;
   }

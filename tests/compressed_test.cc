@@ -4,6 +4,7 @@
 // the boards up to 12 cells, normal and misère, with and without gravity;
 // 100,000 random reachable positions of 4,4,4. verify passes them and
 // catches a damaged table, in memory and a tier at a time (gravity).
+#include <atomic>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -294,6 +295,39 @@ TEST(CompressedTest, VerifyInTiersGivesTheSameReport) {
     }
   }
   EXPECT_EQ(boards, 20);
+}
+
+// A finished verify resumed in its work dir gives the same report, does
+// no work and reports all of it found done: as many entries as the first
+// run's progress counted (the progress line's "s left" after a resume).
+TEST(CompressedTest, VerifyInTiersResumedCountsWhatItFindsDone) {
+  absl::StatusOr<Solution> full = Solve(*Game::Create(GameSpec{4, 4, 4}), {2});
+  ASSERT_TRUE(full.ok());
+  absl::StatusOr<Table> table = Table::FromBytes(SerializeCompressedTable(
+      full->game, full->records.view(), full->stats.reachable, true));
+  ASSERT_TRUE(table.ok()) << table.status();
+  TieredVerifyOptions options;
+  options.work_dir = absl::StrCat(std::getenv("TEST_TMPDIR"), "/resumed");
+  options.tier_indices = 4096;
+  std::atomic<uint64_t> done[2] = {0, 0}, found[2] = {0, 0};
+  VerifyReport reports[2];
+  for (int run : {0, 1}) {
+    options.resume = run == 1;
+    absl::StatusOr<VerifyReport> report = VerifyInWorkDir(
+        *table, options, [&](uint64_t n) { done[run] += n; },
+        [&](uint64_t n) { found[run] += n; });
+    ASSERT_TRUE(report.ok()) << report.status();
+    reports[run] = *report;
+  }
+  const uint64_t entries = table->index().size();
+  const uint64_t full_board = table->index().layer_size(16);
+  EXPECT_EQ(done[0], 2 * entries - full_board);
+  EXPECT_EQ(found[0], 0u);
+  EXPECT_EQ(done[1], 0u);
+  EXPECT_EQ(found[1], 2 * entries - full_board);
+  EXPECT_EQ(reports[1].errors, 0u);
+  EXPECT_EQ(reports[1].reachable, full->stats.reachable);
+  EXPECT_EQ(reports[1].checked, reports[0].checked);
 }
 
 // Tables a tier at a time cannot check: other layouts than compressed; a

@@ -49,8 +49,9 @@ void Progress::Draw() {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
           .count();
+  const uint64_t resumed = resumed_.load();  // before done_: not above it
   const uint64_t done = done_.load();
-  const double rate = seconds > 0 ? done / seconds : 0;
+  const double rate = seconds > 0 ? (done - resumed) / seconds : 0;
   const double left = rate > 0 ? (total_ - std::min(done, total_)) / rate : 0;
   const int layer = layer_.load();
   char where[32] = "", memory[64] = "";

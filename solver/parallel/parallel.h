@@ -99,6 +99,12 @@ class Progress {
     layer_.store(layer);
   }
   void Add(uint64_t n) { done_.fetch_add(n, std::memory_order_relaxed); }
+  // Work found done in a work dir when resuming: counted as done, and left
+  // out of the rate (so that "s left" is not drawn from it).
+  void AddResumed(uint64_t n) {
+    done_.fetch_add(n);  // first, so that resumed_ <= done_ when read
+    resumed_.fetch_add(n);
+  }
   // Tier `tier` (from 1) of `tiers` in the current layer: shown with the
   // memory in use, when tiers > 1 or something went to disk.
   void SetTier(int tier, int tiers) {
@@ -121,6 +127,7 @@ class Progress {
   std::atomic<const char*> phase_{""};
   std::atomic<int> layer_{-1};
   std::atomic<uint64_t> done_{0};
+  std::atomic<uint64_t> resumed_{0};  // of done_
   std::atomic<int> tier_{0}, tiers_{0};
   std::atomic<uint64_t> disk_{0};
   std::mutex mu_;

@@ -426,7 +426,7 @@ class LayeredSolver {
       progress_.SetPhase("marking", stones);
       const int next = stones + 1;
       if (resume_ && cluster_.AllOk(work_dir_->Has(MarkName(next)))) {
-        progress_.Add(index_.layer_size(stones));
+        progress_.AddResumed(index_.layer_size(stones));
         continue;
       }
       std::vector<uint64_t> next_bits;
@@ -588,7 +588,7 @@ class LayeredSolver {
         absl::StatusOr<uint64_t> kept = work_dir_->Check(TierName(stones, t));
         if (kept.ok() && *kept == PayloadBytes(stones, r)) {
           ++solution_.stats.tiers_loaded;
-          progress_.Add(r.count);
+          progress_.AddResumed(r.count);
           continue;
         }
         if (kept.status().code() != absl::StatusCode::kNotFound) {
@@ -731,7 +731,7 @@ class LayeredSolver {
     }
     AddCounts(stones, ReadCounts(done->data()));
     ++solution_.stats.layers_loaded;
-    progress_.Add(index_.layer_size(stones));
+    progress_.AddResumed(index_.layer_size(stones));
     if (stones == 0) {
       const uint8_t start = static_cast<uint8_t>((*done)[kCountBytes]);
       solution_.stats.start_value =
