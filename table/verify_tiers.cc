@@ -298,12 +298,9 @@ class TieredVerifier {
   void Advance(const Range& r) const {
     if (progress_) progress_(r.count);
   }
-  // The same for work found done in the work dir (resuming).
-  void FoundDone(const Range& r) const {
-    if (found_done_) found_done_(r.count);
-  }
-  void FoundDone(int stones) const {
-    FoundDone(Range{0, index_.layer_size(stones)});
+  // The same for `entries` found done in the work dir (resuming).
+  void FoundDone(uint64_t entries) const {
+    if (found_done_) found_done_(entries);
   }
 
   // Calls visit(found, walker, entry, position) for every reachable
@@ -331,7 +328,8 @@ class TieredVerifier {
   // the next layer held whole (one bit an entry).
   absl::Status Forward() {
     if (Done("F")) {
-      for (int stones = 0; stones < game_.cells(); ++stones) FoundDone(stones);
+      for (int stones = 0; stones < game_.cells(); ++stones)
+        FoundDone(index_.layer_size(stones));
       return absl::OkStatus();
     }
     if (!Done(Name('R', 0, 0))) {
@@ -349,7 +347,7 @@ class TieredVerifier {
         done = Done(Name('R', below, t));
       }
       if (done) {
-        FoundDone(stones);
+        FoundDone(index_.layer_size(stones));
         continue;
       }
       next.assign((index_.layer_size(below) + 63) / 64, 0);
@@ -411,8 +409,8 @@ class TieredVerifier {
       return absl::DataLossError(
           absl::StrCat(done, " in ", dir_.path(), " is too short"));
     } else {
-      FoundDone(stones);
-      if (stones < game_.cells()) FoundDone(stones + 1);
+      FoundDone(index_.layer_size(stones));
+      if (stones < game_.cells()) FoundDone(index_.layer_size(stones + 1));
     }
     if (absl::Status s = RemoveUsed(stones); !s.ok()) return s;
     Counts counts = Counts::FromHead(*c);
@@ -434,7 +432,7 @@ class TieredVerifier {
       const std::string name = Name('O', stones, t);
       const Range r = Tier(stones, t);
       if (Done(name)) {
-        FoundDone(r);
+        FoundDone(r.count);
         continue;
       }
       if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
@@ -486,7 +484,7 @@ class TieredVerifier {
       const std::string name = Name('E', stones, t);
       const Range r = Tier(stones, t);
       if (Done(name)) {
-        FoundDone(r);
+        FoundDone(r.count);
         continue;
       }
       if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
