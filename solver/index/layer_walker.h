@@ -18,7 +18,9 @@
 // arrays per shape hold those prefix sums ("low") and suffix sums ("high").
 // The pattern works the same way over the O slots s_0 < s_1 < ...: O slots
 // below jc keep C(s_i, i + 1); those above move up one slot (C(s_i + 1, ...))
-// and, when the new stone is an O (O to move), also up one O rank.
+// and, when the new stone is an O (O to move), also up one O rank. So the
+// child's pattern is the parent's rank plus one suffix sum over the O slots
+// above the new stone (PrepareChildren).
 //
 // Worked example, tic-tac-toe, "X.O/X.X/OO." (index 2767, see index.h), X
 // plays cell 4:
@@ -30,7 +32,8 @@
 //   = 6 (cells 0 2 3 4 5 6 7 -> C(0,1)+C(2,2)+C(3,3)+C(4,4)+C(5,5)+C(6,6)
 //   +C(7,7) = 6, the same). The child's pattern: O slots were 1 4 5; the new
 //   X stone is slot 3, so O slots become 1 5 6 -> C(1,1)+C(5,2)+C(6,3) =
-//   1 + 10 + 20 = 31. Child index = layer_offset(7) + 6 * patterns(7) + 31
+//   1 + 10 + 20 = 31 (the parent's rank 17 plus C(4,1) + C(5,2) for the
+//   two O slots above it). Child index = layer_offset(7) + 6 * patterns(7) + 31
 //   = 4030 + 6 * 35 + 31 = 4271 = Index("X.O/XXX/OO.").
 #ifndef MNK_SOLVER_INDEX_LAYER_WALKER_H_
 #define MNK_SOLVER_INDEX_LAYER_WALKER_H_
@@ -58,7 +61,8 @@ class LayerWalker {
         child_patterns_(stones < index.cells() ? index.patterns(stones + 1)
                                                : 0),
         child_offset_(stones < index.cells() ? index.layer_offset(stones + 1)
-                                             : 0) {}
+                                             : 0),
+        slot_bytes_((stones + 7) / 8) {}
 
   // Calls visit(global_index, position) for every position of the shapes
   // [begin, end). Inside visit, legal() refers to that position, and after
@@ -84,7 +88,7 @@ class LayerWalker {
       const uint64_t stop = std::min<uint64_t>(patterns_, r + left);
       left -= stop - r;
       for (; r < stop; ++r, ++global) {
-        visit(global, PositionOf(slots));
+        visit(global, PositionOf(slots, r));
         if (r + 1 < stop) slots = PositionIndex::NextCombination(slots);
       }
       if (left == 0) break;
@@ -112,7 +116,7 @@ class LayerWalker {
     Mask slots = PositionIndex::UnrankPattern(stones_, r);
     const uint64_t offset = index_.layer_offset(stones_);
     for (;;) {
-      visit(offset + j, PositionOf(slots));
+      visit(offset + j, PositionOf(slots, r));
       j = NextReached(reached, first_word, j + 1, end);
       if (j == end) return;
       const uint64_t next = j % patterns_;
@@ -151,42 +155,39 @@ class LayerWalker {
   uint64_t Child(int cell) const {
     const int jc = slot_[cell];
     const int t = absl::popcount(slots_ & ((Mask{1} << jc) - 1));
-    const uint64_t pattern = x_moves_ ? low_pattern_[t] + high_pattern_[t]
-                                      : low_pattern_[t] +
-                                            PositionIndex::Binomial(jc, t + 1) +
-                                            high_pattern_[t];
+    const uint64_t pattern =
+        x_moves_ ? suffix_[t] : suffix_[t] + PositionIndex::Binomial(jc, t + 1);
     return child_base_[cell] + pattern;
   }
 
   // Makes Child() work for the current position (not the full board).
   ABSL_ATTRIBUTE_ALWAYS_INLINE void PrepareChildren() {
-    const Mask slots = slots_;
-    // O slots s_0 < s_1 < ...: a stone added at slot jc moves every O slot at
-    // or above jc up by one; an O stone there also takes index t.
+    // O slots s_0 < s_1 < ..., pattern rank r = sum of C(s_i, i + 1). A
+    // stone added at slot jc, above t of them, moves every O slot above it
+    // up by one: C(s_i + 1, i + 1) - C(s_i, i + 1) = C(s_i, i) more for each
+    // i >= t. An O stone also takes index t (C(jc, t + 1)) and moves those
+    // above up one index: C(s_i + 1, i + 2) - C(s_i, i + 1) = C(s_i, i + 2).
+    // So suffix_[t] = r + the sum over i >= t of C(s_i, i + shift).
     int s[kMaxCells];
     int count = 0;
-    for (Mask b = slots; b != 0; b &= b - 1) s[count++] = absl::countr_zero(b);
-    low_pattern_[0] = 0;
-    for (int i = 0; i < count; ++i) {
-      low_pattern_[i + 1] =
-          low_pattern_[i] + PositionIndex::Binomial(s[i], i + 1);
-    }
-    const int extra = x_moves_ ? 1 : 2;
-    high_pattern_[count] = 0;
+    for (Mask b = slots_; b != 0; b &= b - 1) s[count++] = absl::countr_zero(b);
+    const int shift = x_moves_ ? 0 : 2;
+    suffix_[count] = rank_;
     for (int i = count - 1; i >= 0; --i) {
-      high_pattern_[i] =
-          high_pattern_[i + 1] + PositionIndex::Binomial(s[i] + 1, i + extra);
+      suffix_[i] = suffix_[i + 1] + PositionIndex::Binomial(s[i], i + shift);
     }
   }
 
  private:
-  // The position of the current shape whose O slots are `slots`, made the
-  // current one.
-  Position PositionOf(Mask slots) {
+  // The position of the current shape whose O slots are `slots` (pattern
+  // rank `rank`), made the current one: the O stones deposited a byte of
+  // slots at a time (deposit_, built by PrepareShape).
+  Position PositionOf(Mask slots, uint64_t rank) {
     slots_ = slots;
+    rank_ = rank;
     Position p;
-    for (Mask b = slots; b != 0; b &= b - 1) {
-      p.o |= cell_bit_[absl::countr_zero(b)];
+    for (int k = 0; k < slot_bytes_; ++k) {
+      p.o |= deposit_[k][(slots >> (8 * k)) & 0xff];
     }
     p.x = occupied_ & ~p.o;
     return p;
@@ -199,9 +200,19 @@ class LayerWalker {
     // high[j] sums C(c_i, i + 2) for i >= j (their slot moves up by one).
     int cells[kMaxCells];
     int count = 0;
+    Mask cell_bit[kMaxCells];
     for (Mask s = occupied; s != 0; s &= s - 1) {
       cells[count] = absl::countr_zero(s);
-      cell_bit_[count++] = s & -s;
+      cell_bit[count++] = s & -s;
+    }
+    // deposit_[k][b]: the cells of slots 8k + j for each bit j of b.
+    for (int k = 0; k < slot_bytes_; ++k) {
+      deposit_[k][0] = 0;
+      for (int b = 1; b < 256; ++b) {
+        const int slot = 8 * k + absl::countr_zero(static_cast<unsigned>(b));
+        deposit_[k][b] = deposit_[k][b & (b - 1)] |
+                         (slot < count ? cell_bit[slot] : Mask{0});
+      }
     }
     if (stones_ == index_.cells()) return;
     uint64_t low[kMaxCells + 1], high[kMaxCells + 1];
@@ -235,11 +246,12 @@ class LayerWalker {
   Mask occupied_ = 0;
   Mask legal_ = 0;
   Mask slots_ = 0;
-  Mask cell_bit_[kMaxCells];
+  uint64_t rank_ = 0;  // the pattern rank of slots_
+  const int slot_bytes_;
+  Mask deposit_[kMaxCells / 8][256];
   int slot_[kMaxCells];
   uint64_t child_base_[kMaxCells];  // index of the child's block
-  uint64_t low_pattern_[kMaxCells + 1];
-  uint64_t high_pattern_[kMaxCells + 1];
+  uint64_t suffix_[kMaxCells + 1];
 };
 
 }  // namespace mnk
