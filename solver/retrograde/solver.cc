@@ -566,12 +566,28 @@ class LayeredSolver {
   // step needs any more (the tiers of the layer below, the layer's
   // reachable bits), so that the work dir holds about two layers' tiers.
   // Resuming, a layer so written is taken from there.
+  //
+  // Rank 0 gathers a layer on a thread of its own while the layer above it
+  // is solved (the gathering alone would leave a core idle); the gathering
+  // of a layer waits for the one before, and layer 0's is the last.
   absl::Status SolveLayerInTiers(int stones) {
     if (drops_ && resume_ && cluster_.AllOk(work_dir_->Has(DoneName(stones)))) {
+      if (absl::Status s = Agree(FinishGathering()); !s.ok()) return s;
       return Agree(keep_ ? TakeDoneLayer(stones) : absl::OkStatus());
     }
     if (absl::Status s = Agree(SolveMyTiers(stones)); !s.ok()) return s;
-    return Agree(keep_ ? GatherLayer(stones) : absl::OkStatus());
+    if (absl::Status s = Agree(FinishGathering()); !s.ok()) return s;
+    if (stones == 0) return Agree(keep_ ? GatherLayer(0) : absl::OkStatus());
+    if (keep_) {
+      gathering_ = std::async(std::launch::async,
+                              [this, stones] { return GatherLayer(stones); });
+    }
+    return absl::OkStatus();
+  }
+
+  // Waits for the layer being gathered, if any: its status.
+  absl::Status FinishGathering() {
+    return gathering_.valid() ? gathering_.get() : absl::OkStatus();
   }
 
   // This process's tiers of layer `stones` solved and written to the work
@@ -659,7 +675,7 @@ class LayeredSolver {
         }
         status = size.status();
         if (status.ok()) {
-          Load(pass, stones, r, read_buffer_, encoders, counts);
+          Load(pass, stones, r, gather_buffer_, encoders, counts);
         }
       }
     }
@@ -875,24 +891,26 @@ class LayeredSolver {
         child_pointers_[t] = nullptr;
       }
     }
+    // Only a tier's counts and layer bytes are decompressed: not the
+    // symbols an even layer's tier holds after them.
     for (size_t t = 0; t < needed.size(); ++t) {
       if (!needed[t] || child_pointers_[t] != nullptr) continue;
       const Range c = Tier(below, static_cast<int>(t));
       const std::string name = TierName(below, static_cast<int>(t));
-      if (absl::Status s = work_dir_->Get(name, read_buffer_); !s.ok()) {
-        return s;
-      }
-      if (read_buffer_.size() != PayloadBytes(below, c)) {
-        return absl::DataLossError(absl::StrCat(
-            "tier ", name, " in ", work_dir_->path(), " has the wrong size"));
-      }
       if (!spare.empty()) {
         child_tiers_[t] = std::move(spare.back());
         spare.pop_back();
       }
-      child_tiers_[t].assign(read_buffer_, kCountBytes, c.count);
+      absl::StatusOr<uint64_t> size =
+          work_dir_->GetHead(name, kCountBytes + c.count, child_tiers_[t]);
+      if (!size.ok()) return size.status();
+      if (*size != PayloadBytes(below, c)) {
+        return absl::DataLossError(absl::StrCat(
+            "tier ", name, " in ", work_dir_->path(), " has the wrong size"));
+      }
       child_pointers_[t] =
-          reinterpret_cast<const uint8_t*>(child_tiers_[t].data());
+          reinterpret_cast<const uint8_t*>(child_tiers_[t].data()) +
+          kCountBytes;
     }
     return absl::OkStatus();
   }
@@ -951,14 +969,16 @@ class LayeredSolver {
     }
   }
 
-  // Tier `name` into read_buffer_ (only its counts and first byte when
+  // Tier `name` into gather_buffer_ (only its counts and first byte when
   // `head_only`): its payload's size.
   absl::StatusOr<uint64_t> ReadTier(const std::string& name, bool head_only) {
     if (head_only) {
-      return work_dir_->GetHead(name, kCountBytes + 1, read_buffer_);
+      return work_dir_->GetHead(name, kCountBytes + 1, gather_buffer_);
     }
-    if (absl::Status s = work_dir_->Get(name, read_buffer_); !s.ok()) return s;
-    return read_buffer_.size();
+    if (absl::Status s = work_dir_->Get(name, gather_buffer_); !s.ok()) {
+      return s;
+    }
+    return gather_buffer_.size();
   }
 
   // Takes a tier from its payload (SolveTier wrote it; its size checked;
@@ -1221,10 +1241,10 @@ class LayeredSolver {
   // reused.
   std::optional<CompressedLayerBuilder> builder_;
   // With a work dir: the payloads of the tier being solved and the tier
-  // being written (alternately), and of the tier last read.
+  // being written (alternately), and of the tier last gathered.
   std::string payloads_[2];
   uint64_t solved_tiers_ = 0;
-  std::string read_buffer_;
+  std::string gather_buffer_;
   const uint64_t widest_layer_ = WidestLayer(index_);
   // With a work dir: the tiers of the layer below that the tier being solved
   // reads (their bytes), and pointers to them (null: not loaded).
@@ -1236,6 +1256,9 @@ class LayeredSolver {
   // Compressed: each even layer's sections (by stones / 2), as solved.
   std::vector<std::vector<std::string>> layers_ =
       std::vector<std::vector<std::string>>(game_.cells() / 2 + 1);
+  // The layer being gathered (SolveLayerInTiers); last, so that it is
+  // waited for before anything it uses is destroyed.
+  std::future<absl::Status> gathering_;
 };
 
 // The solve's work dir, if it has one: rank 0 opens it first (writing its
