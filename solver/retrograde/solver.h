@@ -150,8 +150,10 @@ struct Solution {
 // layer below that the tier being solved reads (every tier of its shapes'
 // child shapes) or, with gravity, one layer's reachable bits (the forward
 // pass before), whichever is more, and a few tiers' payloads; a compressed
-// solve's sections stay in the work dir, and the table is written from
-// there a layer at a time (the largest layer's sections).
+// solve's sections stay in the work dir, but a layer's are held while it is
+// gathered, beside the next layer's solve (not counted: unknown before),
+// and the table is written from there a layer at a time (the largest
+// layer's sections).
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 
 // The bytes Solve() would need (it refuses more than options.max_bytes).
