@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh Debian 12 machine (idempotent;
 # run as root or with sudo). Nothing is downloaded at build time: Bazel 4.2.3,
-# Abseil, GoogleTest, Google Benchmark, zlib, zstd, nlohmann-json and
+# Abseil, GoogleTest, Google Benchmark, zlib, OpenSSL's libcrypto, zstd, nlohmann-json and
 # libmicrohttpd all come from Debian.
 #
 #   ./setup.sh           what building, solving and playing need
@@ -19,6 +19,7 @@ packages=(
   libgtest-dev           # GoogleTest
   libbenchmark-dev       # Google Benchmark
   zlib1g-dev             # crc32 for table checksums
+  libssl-dev             # SHA-256 (libcrypto): what verify's work dir names
   libzstd-dev            # the solver's tiers on disk (--work-dir)
   nlohmann-json3-dev     # JSON output, and JSON read back in tests
   libmicrohttpd-dev      # the web server (player/serve)

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/evp.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 #include <cstring>
 
 #include "absl/cleanup/cleanup.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "solver/game/printable.h"
@@ -205,6 +207,14 @@ absl::StatusOr<Table> Table::Load(const std::string& path,
         delete f;
       });
   return table;
+}
+
+std::string Table::Sha256() const {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(t_->data(), t_->size, digest, &length, EVP_sha256(), nullptr);
+  return absl::BytesToHexString(
+      absl::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 absl::Status Table::CheckUnchanged() const {

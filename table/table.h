@@ -163,6 +163,11 @@ class Table {
   // One fstat(); always OK for a table made from bytes in memory.
   absl::Status CheckUnchanged() const;
 
+  // The SHA-256 of every byte of the file, in hex as `sha256sum` prints it:
+  // what names this table's content (verify's work dir records it). Reads
+  // the whole file.
+  std::string Sha256() const;
+
   // Checks every byte: the whole file's checksum and every page's. Load
   // does this for small tables; bigger ones are checked page by page as
   // probes read them (and view() reads nothing unchecked only after this).

@@ -86,6 +86,14 @@ TEST_F(TableTest, RoundTrip) {
   absl::StatusOr<Record> start = table->Probe(Position{});
   ASSERT_TRUE(start.ok()) << start.status();
   EXPECT_EQ(*start, (Record{Value::kDraw, 9, 0}));
+  // Its content named as coreutils' sha256sum names it.
+  FILE* sum = popen(("sha256sum " + path).c_str(), "r");
+  ASSERT_NE(sum, nullptr);
+  char line[65] = {};
+  ASSERT_EQ(fread(line, 1, 64, sum), 64u);
+  pclose(sum);
+  EXPECT_EQ(table->Sha256(), line);
+  EXPECT_EQ(Table::FromBytes(bytes_)->Sha256(), line);
   // No temporary file is left beside it.
   struct stat st;
   EXPECT_NE(stat((path + ".tmp-").c_str(), &st), 0);

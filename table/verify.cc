@@ -399,12 +399,7 @@ std::string BookProblem(const Table& table, const BookReader& book, uint64_t i,
   const Value value = static_cast<Value>(byte >> kRemotenessBits);
   const int remoteness = byte & kMaxRemoteness;
   const int left = game.cells() - p.stones();
-  const bool plausible =
-      value == Value::kDraw  ? remoteness == left
-      : value == Value::kWin ? remoteness % 2 == 1 && remoteness <= left
-      : value == Value::kLoss
-          ? remoteness % 2 == 0 && remoteness >= 2 && remoteness <= left
-          : false;
+  const bool plausible = game.PossibleOutcome(value, remoteness, left);
   if (!plausible) {
     return absl::StrCat("impossible record: ", ValueName(value), " in ",
                         remoteness, " with ", left, " empty cells");

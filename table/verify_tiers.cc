@@ -41,6 +41,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
+#include "solver/game/printable.h"
 #include "solver/index/layer_walker.h"
 #include "solver/parallel/parallel.h"
 #include "table/file_io.h"
@@ -621,6 +623,29 @@ class TieredVerifier {
   std::vector<std::string> found_;
 };
 
+constexpr absl::string_view kContentLine = "content sha256 ";
+
+// kFailedPrecondition when a verify to be resumed in options.work_dir was
+// of a table whose content (SHA-256) is not `sha256`.
+absl::Status SameContent(const TieredVerifyOptions& options,
+                         absl::string_view sha256) {
+  if (!options.resume) return absl::OkStatus();
+  absl::StatusOr<std::string> manifest =
+      ReadWholeFile(absl::StrCat(options.work_dir, "/manifest"));
+  if (!manifest.ok()) return absl::OkStatus();  // WorkDir::Open says why
+  for (absl::string_view line : absl::StrSplit(*manifest, '\n')) {
+    if (absl::ConsumePrefix(&line, kContentLine) && line != sha256) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the work dir ", options.work_dir,
+          " holds a verify of another table: its content had SHA-256 ",
+          Printable(line), ", this table's is ", sha256,
+          "; the tiers checked there prove nothing of this table: verify it "
+          "in an empty directory"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<VerifyReport> VerifyInWorkDir(
@@ -642,10 +667,16 @@ absl::StatusOr<VerifyReport> VerifyInWorkDir(
     return absl::InvalidArgumentError(
         absl::StrCat("threads ", options.threads, ": expected at least 1"));
   }
+  // The table's content is named by its SHA-256: tiers checked of another
+  // table's content (another build's, or one whose checksums were written
+  // anew over damage) prove nothing of this one.
+  const std::string sha256 = table.Sha256();
+  if (absl::Status s = SameContent(options, sha256); !s.ok()) return s;
   const std::string manifest = absl::StrCat(
-      "verify tiers 2\ngame ", table.game().spec().Name(), "\ntable bytes ",
+      "verify tiers 3\ngame ", table.game().spec().Name(), "\ntable bytes ",
       table.file_bytes(), "\nreachable ", table.reachable(), "\nremoteness ",
-      table.has_remoteness() ? 1 : 0, "\ntier indices ", tier, "\n");
+      table.has_remoteness() ? 1 : 0, "\ntier indices ", tier, "\n",
+      kContentLine, sha256, "\n");
   absl::StatusOr<WorkDir> dir =
       WorkDir::Open(options.work_dir, manifest, options.resume, "verify");
   if (!dir.ok()) return dir.status();

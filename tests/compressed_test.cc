@@ -233,6 +233,58 @@ TEST(CompressedTest, VerifyFindsRecordsThatLie) {
   }
 }
 
+// A verify in a work dir is resumed only for the table it began with: a
+// table of the same game and size put at its place (every checksum right,
+// as another build's re-solve writes it) is refused, whatever the work dir
+// holds; verified afresh, the lie is found.
+TEST(CompressedTest, ResumedVerifyRefusesAnotherTable) {
+  const GameSpec spec{4, 4, 4, true};
+  absl::StatusOr<Solution> full = Solve(*Game::Create(spec), {2});
+  ASSERT_TRUE(full.ok());
+  const Game& game = full->game;
+  const std::string intact = SerializeCompressedTable(
+      game, full->records.view(), full->stats.reachable, true);
+  // Another best move (column) in the record of an early position, the
+  // first that leaves the file's size as it was.
+  std::string other;
+  for (const char* text : {"..../..../..../XO..", "..../..../..../X..O",
+                           "..../..../..../.XO.", "..../..../X.../O..."}) {
+    const uint64_t i = full->index.Index(*game.Parse(text));
+    const Record truth = full->records.view().Get(i);
+    full->records.Set(i, Record{truth.value, truth.remoteness,
+                                12 + (truth.best_move + 1) % 4});
+    other = SerializeCompressedTable(game, full->records.view(),
+                                     full->stats.reachable, true);
+    full->records.Set(i, truth);
+    if (other.size() == intact.size()) break;
+  }
+  ASSERT_EQ(other.size(), intact.size());
+  ASSERT_TRUE(other != intact);
+
+  TieredVerifyOptions options;
+  options.work_dir = absl::StrCat(std::getenv("TEST_TMPDIR"), "/swapped");
+  options.tier_indices = 4096;
+  const Table first = *Table::FromBytes(intact);
+  absl::StatusOr<VerifyReport> done = VerifyInWorkDir(first, options);
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_EQ(done->errors, 0u);
+  const Table swapped = *Table::FromBytes(other);
+  EXPECT_NE(swapped.Sha256(), first.Sha256());
+  options.resume = true;
+  absl::StatusOr<VerifyReport> resumed = VerifyInWorkDir(swapped, options);
+  EXPECT_EQ(resumed.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(resumed.status().message().find(absl::StrCat(
+                "holds a verify of another table: its content had SHA-256 ",
+                first.Sha256(), ", this table's is ", swapped.Sha256())),
+            std::string::npos)
+      << resumed.status();
+  // The table it began with resumes, all found done.
+  absl::StatusOr<VerifyReport> again = VerifyInWorkDir(first, options);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->errors, 0u);
+  EXPECT_EQ(VerifyInTiers(swapped, 4096, 1).errors, 1u);
+}
+
 // On a free board a tier at a time derives every position, not only the
 // canonical ones the table keeps: a lie in a stored record is found there,
 // as in memory, and not again at its symmetric images or its parents.

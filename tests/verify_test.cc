@@ -1,8 +1,15 @@
-// verify's record checks: the built table passes; records changed behind a
-// correct checksum are each caught and described.
+// verify's record checks: the built table passes; every layout of every
+// board up to 12 cells passes, normal and misère (each variant's own rule
+// for what a record may claim); records changed behind a correct checksum
+// are each caught and described.
 #include "table/verify.h"
 
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
+#include "solver/retrograde/solver.h"
+#include "solver/retrograde/sparse.h"
 #include "table/table.h"
 #include "table/write.h"
 #include "tests/test_tables.h"
@@ -29,6 +36,67 @@ TEST(VerifyTest, BuiltTablePasses) {
   EXPECT_EQ(report.checked, 5478u);
   EXPECT_EQ(report.terminal, 958u);
   EXPECT_EQ(report.errors, 0u);
+}
+
+// Each layout's table of `spec`, made as `solve --layout=...` makes it.
+std::vector<std::string> EveryLayout(const GameSpec& spec) {
+  const Game game = *Game::Create(spec);
+  const Solution full = *Solve(game, {2});
+  SolveOptions compact_options;
+  compact_options.layout = TableLayout::Compact();
+  const Solution compact = *Solve(game, compact_options);
+  const Solution book = *SolveSparse(game, {});
+  const uint64_t reachable = full.stats.reachable;
+  return {
+      SerializeTable(spec, full.records.view(), reachable),
+      SerializeCompactTable(spec, compact.compact, reachable),
+      SerializeCompressedTable(game, full.records.view(), reachable, true),
+      SerializeCompressedTable(game, full.records.view(), reachable, false),
+      SerializeBookTable(spec, book.book),
+  };
+}
+
+TEST(VerifyTest, EveryLayoutOfEveryBoardUpTo12CellsPasses) {
+  int tables = 0;
+  for (int m = 1; m <= 12; ++m) {
+    for (int n = 1; m * n <= 12; ++n) {
+      for (int k = 1; k <= std::max(m, n); ++k) {
+        for (bool gravity : {false, true}) {
+          for (bool misere : {false, true}) {
+            const GameSpec spec{m, n, k, gravity, misere};
+            for (const std::string& bytes : EveryLayout(spec)) {
+              const Table table = *Table::FromBytes(bytes);
+              SCOPED_TRACE(absl::StrCat(spec.Name(), " ", table.layout_name()));
+              const VerifyReport report = VerifyRecords(table, 2);
+              ASSERT_EQ(report.errors, 0u) << report.first_errors[0];
+              ASSERT_GT(report.checked, 0u);
+              ++tables;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(tables, 816 * 5);
+}
+
+// Misère tic-tac-toe's book: wins come on even plies (the opponent made
+// the line), losses on odd ones; normal play's parities would refuse it.
+TEST(VerifyTest, MisereBookRecordsFollowMisereParities) {
+  const GameSpec spec{3, 3, 3, false, true};
+  const Table table = *Table::FromBytes(EveryLayout(spec)[4]);
+  const VerifyReport report = VerifyRecords(table, 1);
+  EXPECT_EQ(report.errors, 0u);
+  EXPECT_EQ(report.reachable, 627u);  // canonical, in play
+  const Game& game = table.game();
+  EXPECT_TRUE(game.PossibleOutcome(Value::kWin, 8, 8));
+  EXPECT_FALSE(game.PossibleOutcome(Value::kWin, 7, 8));
+  EXPECT_TRUE(game.PossibleOutcome(Value::kLoss, 1, 8));
+  EXPECT_FALSE(game.PossibleOutcome(Value::kLoss, 2, 8));
+  const Game normal = *Game::Create({3, 3, 3});
+  EXPECT_FALSE(normal.PossibleOutcome(Value::kWin, 8, 8));
+  EXPECT_TRUE(normal.PossibleOutcome(Value::kLoss, 8, 8));
+  EXPECT_FALSE(normal.PossibleOutcome(Value::kDraw, 7, 8));
 }
 
 TEST(VerifyTest, CatchesEachKindOfWrongRecord) {

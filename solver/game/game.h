@@ -188,6 +188,19 @@ class Game {
     return p.occupied() == full_ || HasLine(p.last_mover());
   }
 
+  // Whether a game still in play with `empty` empty cells can end `value`
+  // for the side to move in `remoteness` plies. A draw fills the board. The
+  // game ends on the move that makes a line: normally the winner's own, on
+  // an odd ply (a win in 1, 3, ...; a loss in 2, 4, ...); in misère the
+  // loser's, so the parities swap (a win in 2, 4, ...; a loss in 1, 3, ...).
+  bool PossibleOutcome(Value value, int remoteness, int empty) const {
+    if (value == Value::kDraw) return remoteness == empty;
+    if (value != Value::kWin && value != Value::kLoss) return false;
+    const bool mover_ends = (value == Value::kWin) != spec_.misere;
+    return remoteness >= 1 && remoteness <= empty &&
+           remoteness % 2 == (mover_ends ? 1 : 0);
+  }
+
   // The cells a stone may go to on a board whose occupied cells are
   // `occupied`, whether or not the game is over there. Without gravity:
   // every empty cell; with gravity: the lowest empty cell of each column.
