@@ -361,16 +361,14 @@ absl::StatusOr<std::unique_ptr<ConnectSearch>> SearchInstead(
   absl::StatusOr<uint64_t> bytes =
       BytesFlag("search_memory", absl::GetFlag(FLAGS_search_memory));
   if (!bytes.ok()) return bytes.status();
-  const int bits = ConnectSearch::TableBitsFor(*bytes);
-  if (bits < ConnectSearch::kMinTableBits) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--search_memory=", Printable(absl::GetFlag(FLAGS_search_memory)),
-        " is too little: expected at least ",
-        Bytes(ConnectSearch::kEntryBytes << ConnectSearch::kMinTableBits)));
-  }
+  absl::StatusOr<int> bits = ConnectSearch::TableBitsForFlag(
+      *bytes, 1,
+      absl::StrCat("--search_memory=",
+                   Printable(absl::GetFlag(FLAGS_search_memory))));
+  if (!bits.ok()) return bits.status();
   const Game game = *Game::Create(AskedGame(GameSpec()));
   ConnectSearchOptions options;
-  options.table_bits = bits;
+  options.table_bits = *bits;
   options.threads = absl::GetFlag(FLAGS_search_threads);
   if (options.threads < 1 || options.threads > ConnectSearch::kMaxThreads) {
     return absl::InvalidArgumentError(

@@ -61,8 +61,13 @@ absl::StatusOr<Analysis> Oracle::Analyze(const Position& p,
   if (std::optional<Analysis> a = FromBook(p)) return *std::move(a);
   const uint64_t budget = max_nodes_ == 0 ? ~uint64_t{0} : max_nodes_;
   std::optional<MoveAnalysis> within =
-      need == Need::kBestMove ? search_->BestMoveWithin(p, budget, progress)
-                              : search_->AnalyzeWithin(p, budget, progress);
+      need == Need::kBestMove
+          ? search_->BestMoveWithin(p, budget, progress, cancel_)
+          : search_->AnalyzeWithin(p, budget, progress, cancel_);
+  if (!within.has_value() && cancel_ != nullptr && cancel_->load()) {
+    return absl::CancelledError(
+        absl::StrCat("the search of ", game().Format(p), " was cancelled"));
+  }
   if (!within.has_value()) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "solving ", game().Format(p), " takes more than ", max_nodes_,
@@ -78,6 +83,10 @@ absl::StatusOr<Analysis> Oracle::Analyze(const Position& p,
     a.moves.push_back({m.cell, m.value, m.remoteness});
   }
   return a;
+}
+
+bool Oracle::AnswersAtOnce(const Position& p) const {
+  return table_ != nullptr || game().IsTerminal(p) || FromBook(p).has_value();
 }
 
 std::optional<Analysis> Oracle::FromBook(const Position& p) const {

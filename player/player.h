@@ -12,6 +12,7 @@
 #ifndef MNK_PLAYER_PLAYER_H_
 #define MNK_PLAYER_PLAYER_H_
 
+#include <atomic>
 #include <functional>
 #include <istream>
 #include <optional>
@@ -77,16 +78,22 @@ class Oracle {
  public:
   Oracle(const Table& table) : table_(&table) {}  // NOLINT: implicit
   // `max_nodes`: 0, or the most positions a search may visit for one
-  // answer (past it, Analyze gives kResourceExhausted).
+  // answer (past it, Analyze gives kResourceExhausted). `cancel`, when
+  // given, stops a search once set, from any thread (Analyze then gives
+  // kCancelled).
   explicit Oracle(ConnectSearch* search, const Table* book = nullptr,
-                  uint64_t max_nodes = 0)
-      : search_(search), book_(book), max_nodes_(max_nodes) {}
+                  uint64_t max_nodes = 0,
+                  const std::atomic<bool>* cancel = nullptr)
+      : search_(search), book_(book), max_nodes_(max_nodes), cancel_(cancel) {}
 
   const Game& game() const {
     return table_ != nullptr ? table_->game() : search_->game();
   }
   // True when answers come from a search (and may take seconds).
   bool searches() const { return search_ != nullptr; }
+  // True when the answer to a valid position takes no search: a table's,
+  // the book's, or the rules' (the game is over).
+  bool AnswersAtOnce(const Position& p) const;
   // The position and each move's outcome (or, for Need::kBestMove from a
   // search, the policy's move alone); `progress` is called as a search
   // goes through the moves (a table needs none).
@@ -108,6 +115,7 @@ class Oracle {
   ConnectSearch* search_ = nullptr;
   const Table* book_ = nullptr;
   uint64_t max_nodes_ = 0;
+  const std::atomic<bool>* cancel_ = nullptr;
 };
 
 absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,

@@ -33,6 +33,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -50,6 +51,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "player/search_pool.h"
 #include "player/server.h"
 #include "solver/cli/cli.h"
 #include "solver/game/printable.h"
@@ -72,8 +74,15 @@ ABSL_FLAG(std::string, search_memory, "256M",
           "memory for the transposition table of the search that plays "
           "Connect Four 7x6 (K, M, G)");
 ABSL_FLAG(uint64_t, search_nodes, 10000000,
-          "the most positions the search visits for one answer (a few "
-          "seconds; past it the answer is a 503 error)");
+          "the most positions the search visits for one answer, at least 1 "
+          "(a few seconds; past it the answer is a 503 error)");
+ABSL_FLAG(int, searches, 2,
+          "searches at once, each on a thread of its own with its share of "
+          "--search_memory (1 to 64); a request that finds them all busy "
+          "gets a 503 error at once");
+ABSL_FLAG(double, search_seconds, 5,
+          "the longest a search runs for one answer (0.1 to 9; past it the "
+          "answer is a 503 error)");
 
 namespace mnk {
 namespace {
@@ -140,15 +149,24 @@ struct Context {
   const Catalog* games;
   const StaticFiles* web;
   Deadlines* deadlines;
+  SearchPool* searches;
+  // Searched answers not yet sent (or their connection closed): the stop
+  // waits a moment for them.
+  std::atomic<int> unsent{0};
 };
 
 // One request: its target as sent (for the log), and whether its headers
 // have been seen (the handler answers on its second call, once the request
 // is whole: answering on the first makes libmicrohttpd close the
-// connection, losing pipelined requests).
+// connection, losing pipelined requests). A request answered by a search
+// is suspended while the search runs on the pool; its answer is left in
+// `searched` before the connection is resumed.
 struct Request {
+  explicit Request(std::string target) : target(std::move(target)) {}
   std::string target;
   bool headers_seen = false;
+  absl::Mutex mu;
+  std::optional<Reply> searched ABSL_GUARDED_BY(mu);
 };
 
 // Why a request got no answer of its own (the body of an error status).
@@ -179,6 +197,8 @@ MHD_Result Send(MHD_Connection* connection, const Request& request,
   MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
   if (reply.status == 405)
     MHD_add_response_header(response, "Allow", "GET, HEAD");
+  if (reply.status == 503)
+    MHD_add_response_header(response, "Retry-After", "1");
   const MHD_Result queued =
       MHD_queue_response(connection, reply.status, response);
   MHD_destroy_response(response);
@@ -217,12 +237,68 @@ Reply Route(MHD_Connection* connection, const Context& context,
   return {200, (*file)->bytes};
 }
 
+// The reply of a search that `stop` ended early (a 503) says why.
+Reply SearchStopped(const Reply& reply, const SearchPool::StopFlag& stop) {
+  if (reply.status != 503) return reply;
+  switch (stop.why()) {
+    case SearchPool::kDeadline:
+      return ErrorReply(
+          503, absl::StrCat("the search took longer than ",
+                            absl::GetFlag(FLAGS_search_seconds),
+                            " s, this answer's limit; positions further into "
+                            "the game take less"));
+    case SearchPool::kStopping:
+      return ErrorReply(503, "the server is stopping");
+    default:
+      return reply;
+  }
+}
+
+// A position that takes a search: answered on the pool, the connection
+// suspended meanwhile (the polling thread answers everyone else); a 503 at
+// once when every search thread is busy. False when the request takes no
+// search.
+bool Searched(MHD_Connection* connection, Context& context, Request& request,
+              absl::string_view verb, MHD_Result* result) {
+  const char* game =
+      MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "game");
+  const char* position = MHD_lookup_connection_value(
+      connection, MHD_GET_ARGUMENT_KIND, "position");
+  if (game == nullptr || position == nullptr ||
+      !context.games->NeedsSearch(game, position)) {
+    return false;
+  }
+  if (!context.searches->Reserve()) {
+    *result =
+        Send(connection, request, verb,
+             ErrorReply(503, absl::StrCat("every search thread is busy (",
+                                          absl::GetFlag(FLAGS_searches),
+                                          " at once); try again in a moment")));
+    return true;
+  }
+  MHD_suspend_connection(connection);
+  context.searches->Run(
+      [&context, &request, connection, game = std::string(game),
+       position = std::string(position)](const SearchPool::StopFlag& stop) {
+        const Reply reply = SearchStopped(
+            context.games->PositionReply(game, position, &stop.flag), stop);
+        {
+          absl::MutexLock lock(&request.mu);
+          request.searched = reply;
+        }
+        context.unsent.fetch_add(1);
+        MHD_resume_connection(connection);
+      });
+  *result = MHD_YES;
+  return true;
+}
+
 MHD_Result Answer(void* cls, MHD_Connection* connection, const char* url,
                   const char* method, const char* /*version*/,
                   const char* /*upload_data*/, size_t* upload_data_size,
                   void** request_context) {
-  const Context& context = *static_cast<const Context*>(cls);
-  if (*request_context == nullptr) *request_context = new Request{url};
+  Context& context = *static_cast<Context*>(cls);
+  if (*request_context == nullptr) *request_context = new Request(url);
   Request& request = *static_cast<Request*>(*request_context);
   const absl::string_view verb = method;
   if (verb != MHD_HTTP_METHOD_GET && verb != MHD_HTTP_METHOD_HEAD) {
@@ -244,6 +320,17 @@ MHD_Result Answer(void* cls, MHD_Connection* connection, const char* url,
         ErrorReply(400, absl::StrCat("no such path: ", Printable(raw_path),
                                      "; a path holds no NUL byte")));
   }
+  {
+    absl::MutexLock lock(&request.mu);
+    if (request.searched.has_value()) {
+      return Send(connection, request, verb, *request.searched);
+    }
+  }
+  MHD_Result result;
+  if (absl::string_view(url) == "/api/position" &&
+      Searched(connection, context, request, verb, &result)) {
+    return result;
+  }
   const StaticFiles::File* file = nullptr;
   const Reply reply = Route(connection, context, url, &file);
   return Send(
@@ -253,11 +340,18 @@ MHD_Result Answer(void* cls, MHD_Connection* connection, const char* url,
 
 // libmicrohttpd's callbacks around a request and a connection.
 void* RequestStarted(void* /*cls*/, const char* uri, MHD_Connection*) {
-  return new Request{uri};
+  return new Request(uri);
 }
 void RequestEnded(void* cls, MHD_Connection* connection, void** request_context,
                   MHD_RequestTerminationCode) {
-  delete static_cast<Request*>(*request_context);
+  Request* request = static_cast<Request*>(*request_context);
+  if (request != nullptr) {
+    absl::MutexLock lock(&request->mu);
+    if (request->searched.has_value()) {
+      static_cast<Context*>(cls)->unsent.fetch_sub(1);
+    }
+  }
+  delete request;
   *request_context = nullptr;
   static_cast<Context*>(cls)->deadlines->Answered(connection);
 }
@@ -324,17 +418,58 @@ void RaiseDescriptorLimit() {
   }
 }
 
+// The search flags (--search_memory, --searches, --search_nodes,
+// --search_seconds), checked before anything is loaded.
+struct SearchFlags {
+  int table_bits;
+  int searches;
+  uint64_t nodes;
+  absl::Duration deadline;
+};
+
+absl::StatusOr<SearchFlags> SearchFlagsChecked() {
+  SearchFlags f;
+  f.searches = absl::GetFlag(FLAGS_searches);
+  if (f.searches < 1 || f.searches > ConnectSearch::kMaxThreads) {
+    return absl::InvalidArgumentError(absl::StrCat("--searches=", f.searches,
+                                                   ": expected 1 to ",
+                                                   ConnectSearch::kMaxThreads));
+  }
+  f.nodes = absl::GetFlag(FLAGS_search_nodes);
+  if (f.nodes == 0) {
+    return absl::InvalidArgumentError(
+        "--search_nodes=0: expected at least 1 (the most positions one "
+        "answer may search)");
+  }
+  const double seconds = absl::GetFlag(FLAGS_search_seconds);
+  if (!(seconds >= 0.1 && seconds <= 9)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--search_seconds=", seconds,
+        ": expected 0.1 to 9 (an answer's connection is closed after 10 s)"));
+  }
+  f.deadline = absl::Seconds(seconds);
+  const std::string memory = absl::GetFlag(FLAGS_search_memory);
+  absl::StatusOr<uint64_t> bytes = BytesFlag("search_memory", memory);
+  if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<int> bits = ConnectSearch::TableBitsForFlag(
+      *bytes, f.searches, absl::StrCat("--search_memory=", Printable(memory)));
+  if (!bits.ok()) return bits.status();
+  f.table_bits = *bits;
+  return f;
+}
+
 // Connect Four 7x6, too big to tabulate: by search, after the built-in
 // book (data/7x6k4g-book.mnk) when there is one.
-absl::Status AddConnectFour(const Runfiles& runfiles, Catalog& games) {
+absl::Status AddConnectFour(const Runfiles& runfiles, const SearchFlags& flags,
+                            Catalog& games) {
   const Game game = *Game::Create({7, 6, 4, /*gravity=*/true});
-  absl::StatusOr<uint64_t> bytes =
-      BytesFlag("search_memory", absl::GetFlag(FLAGS_search_memory));
-  if (!bytes.ok()) return bytes.status();
-  const int bits = ConnectSearch::TableBitsFor(*bytes);
-  absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
-      ConnectSearch::Create(game, {bits});
-  if (!search.ok()) return search.status();
+  std::vector<std::unique_ptr<ConnectSearch>> searches;
+  for (int i = 0; i < flags.searches; ++i) {
+    absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
+        ConnectSearch::Create(game, {flags.table_bits});
+    if (!search.ok()) return search.status();
+    searches.push_back(*std::move(search));
+  }
   std::unique_ptr<Table> book;
   const std::string path = runfiles.Rlocation(
       absl::StrCat("mnk/data/", game.spec().FileStem(), "-book.mnk"));
@@ -343,13 +478,14 @@ absl::Status AddConnectFour(const Runfiles& runfiles, Catalog& games) {
     if (!loaded.ok()) return loaded.status();
     book = std::make_unique<Table>(*std::move(loaded));
   }
-  absl::Status s = games.AddSearched(*std::move(search), std::move(book),
-                                     absl::GetFlag(FLAGS_search_nodes));
+  absl::Status s =
+      games.AddSearched(std::move(searches), std::move(book), flags.nodes);
   return absl::IsAlreadyExists(s) ? absl::OkStatus() : s;
 }
 
 // The built-in tables, the --tables folder, and Connect Four by search.
-absl::Status LoadGames(const Runfiles& runfiles, Catalog& games) {
+absl::Status LoadGames(const Runfiles& runfiles, const SearchFlags& flags,
+                       Catalog& games) {
   for (const char* stem : {"3x3k3", "3x3k3m", "4x4k4g"}) {
     const std::string path =
         runfiles.Rlocation(absl::StrCat("mnk/data/", stem, ".mnk"));
@@ -366,7 +502,7 @@ absl::Status LoadGames(const Runfiles& runfiles, Catalog& games) {
       return s;
     }
   }
-  return AddConnectFour(runfiles, games);
+  return AddConnectFour(runfiles, flags, games);
 }
 
 // --port and --bind.
@@ -393,7 +529,8 @@ struct Content {
   StaticFiles web;
 };
 
-absl::StatusOr<std::unique_ptr<Content>> LoadContent(const char* argv0) {
+absl::StatusOr<std::unique_ptr<Content>> LoadContent(const char* argv0,
+                                                     const SearchFlags& flags) {
   std::string error;
   std::unique_ptr<Runfiles> runfiles(Runfiles::Create(argv0, &error));
   if (runfiles == nullptr) {
@@ -402,7 +539,9 @@ absl::StatusOr<std::unique_ptr<Content>> LoadContent(const char* argv0) {
         error));
   }
   auto content = std::make_unique<Content>();
-  if (absl::Status s = LoadGames(*runfiles, content->games); !s.ok()) return s;
+  if (absl::Status s = LoadGames(*runfiles, flags, content->games); !s.ok()) {
+    return s;
+  }
   std::string index = runfiles->Rlocation("mnk/player/web/index.html");
   absl::StatusOr<StaticFiles> web =
       StaticFiles::Load(index.substr(0, index.rfind('/')));
@@ -417,7 +556,7 @@ MHD_Daemon* StartDaemon(const Address& address, Context* context,
   const int port = absl::GetFlag(FLAGS_port);
   return MHD_start_daemon(
       MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
-          (address.ipv6 ? MHD_USE_IPv6 : 0),
+          MHD_ALLOW_SUSPEND_RESUME | (address.ipv6 ? MHD_USE_IPv6 : 0),
       static_cast<uint16_t>(port), nullptr, nullptr, &Answer, context,
       MHD_OPTION_SOCK_ADDR, &address.storage,  //
       MHD_OPTION_CONNECTION_LIMIT, kMaxConnections,
@@ -451,7 +590,10 @@ void Announce(MHD_Daemon* daemon, const Address& address, size_t games) {
 int Main(const char* argv0) {
   absl::StatusOr<Address> address = AddressFromFlags();
   if (!address.ok()) return Fail(kExitUsage, address.status());
-  absl::StatusOr<std::unique_ptr<Content>> content = LoadContent(argv0);
+  absl::StatusOr<SearchFlags> search_flags = SearchFlagsChecked();
+  if (!search_flags.ok()) return Fail(kExitUsage, search_flags.status());
+  absl::StatusOr<std::unique_ptr<Content>> content =
+      LoadContent(argv0, *search_flags);
   if (!content.ok()) return Fail(TableExit(content.status()), content.status());
   // SIGINT and SIGTERM are taken by sigwait below: blocked here, before any
   // thread starts, so every thread inherits the mask.
@@ -462,7 +604,8 @@ int Main(const char* argv0) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   RaiseDescriptorLimit();
   Deadlines deadlines;
-  Context context{&(*content)->games, &(*content)->web, &deadlines};
+  SearchPool searches(search_flags->searches, search_flags->deadline);
+  Context context{&(*content)->games, &(*content)->web, &deadlines, &searches};
   std::string why;
   MHD_Daemon* daemon = StartDaemon(*address, &context, &why);
   if (daemon == nullptr) {
@@ -476,6 +619,12 @@ int Main(const char* argv0) {
   Announce(daemon, *address, (*content)->games.size());
   int signal = 0;
   sigwait(&stop_signals, &signal);
+  // Searches cancelled first: each answers its suspended connection (503)
+  // and returns within milliseconds; then every connection is closed.
+  searches.Stop();
+  for (int i = 0; i < 100 && context.unsent.load() > 0; ++i) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
   MHD_stop_daemon(daemon);  // closes every connection, whatever its state
   deadlines.Stop();
   deadline_thread.join();

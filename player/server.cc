@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "nlohmann/json.hpp"
 #include "player/player.h"
 #include "solver/game/game_json.h"
@@ -40,6 +41,49 @@ std::string ContentType(absl::string_view name) {
 }
 
 }  // namespace
+
+// The searches of one game: Take waits for a free one.
+class Catalog::Searches {
+ public:
+  explicit Searches(std::vector<std::unique_ptr<ConnectSearch>> all)
+      : all_(std::move(all)) {
+    for (const auto& s : all_) free_.push_back(s.get());
+  }
+  ConnectSearch* any() const { return all_.front().get(); }
+  ConnectSearch* Take() {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(
+        +[](std::vector<ConnectSearch*>* f) { return !f->empty(); }, &free_));
+    ConnectSearch* s = free_.back();
+    free_.pop_back();
+    return s;
+  }
+  void Give(ConnectSearch* s) {
+    absl::MutexLock lock(&mu_);
+    free_.push_back(s);
+  }
+
+ private:
+  const std::vector<std::unique_ptr<ConnectSearch>> all_;
+  absl::Mutex mu_;
+  std::vector<ConnectSearch*> free_ ABSL_GUARDED_BY(mu_);
+};
+
+Catalog::Served::Served() = default;
+Catalog::Served::Served(Served&&) = default;
+Catalog::Served& Catalog::Served::operator=(Served&&) = default;
+Catalog::Served::~Served() = default;
+
+Oracle Catalog::Served::oracle(ConnectSearch* search,
+                               const std::atomic<bool>* cancel) const {
+  if (table != nullptr) return Oracle(*table);
+  return Oracle(search != nullptr ? search : searches->any(), book.get(),
+                max_nodes, cancel);
+}
+
+const Game& Catalog::Served::game() const {
+  return table != nullptr ? table->game() : searches->any()->game();
+}
 
 Reply ErrorReply(int status, absl::string_view message) {
   return {status, Dump({{"error", std::string(message)}})};
@@ -76,10 +120,13 @@ absl::Status Catalog::Add(std::string source, Table table, bool replace) {
   return absl::OkStatus();
 }
 
-absl::Status Catalog::AddSearched(std::unique_ptr<ConnectSearch> search,
-                                  std::unique_ptr<Table> book,
-                                  uint64_t max_nodes) {
-  const GameSpec& spec = search->game().spec();
+absl::Status Catalog::AddSearched(
+    std::vector<std::unique_ptr<ConnectSearch>> searches,
+    std::unique_ptr<Table> book, uint64_t max_nodes) {
+  if (searches.empty()) {
+    return absl::InvalidArgumentError("no search: expected at least one");
+  }
+  const GameSpec& spec = searches.front()->game().spec();
   const std::string id = spec.FileStem();
   if (Find(id) != nullptr) {
     return absl::AlreadyExistsError(
@@ -88,7 +135,7 @@ absl::Status Catalog::AddSearched(std::unique_ptr<ConnectSearch> search,
   Served s;
   s.id = id;
   s.source = "search";
-  s.search = std::move(search);
+  s.searches = std::make_unique<Searches>(std::move(searches));
   s.book = std::move(book);
   s.max_nodes = max_nodes;
   games_.push_back(std::move(s));
@@ -163,8 +210,17 @@ std::string Catalog::GamesJson() const {
   return Dump(list);
 }
 
-Reply Catalog::PositionReply(absl::string_view game,
-                             absl::string_view position) const {
+bool Catalog::NeedsSearch(absl::string_view game,
+                          absl::string_view position) const {
+  const Served* s = Find(game);
+  if (s == nullptr || s->searches == nullptr) return false;
+  const Oracle oracle = s->oracle();
+  absl::StatusOr<Position> p = oracle.game().Parse(position);
+  return p.ok() && !oracle.AnswersAtOnce(*p);
+}
+
+Reply Catalog::PositionReply(absl::string_view game, absl::string_view position,
+                             const std::atomic<bool>* cancel) const {
   const Served* s = Find(game);
   if (s == nullptr) {
     std::vector<std::string> ids;
@@ -173,14 +229,21 @@ Reply Catalog::PositionReply(absl::string_view game,
         404, absl::StrCat("no game '", Printable(game), "': expected one of ",
                           absl::StrJoin(ids, ", ")));
   }
-  const Oracle oracle = s->oracle();
-  absl::StatusOr<Position> p = oracle.game().Parse(position);
+  absl::StatusOr<Position> p = s->game().Parse(position);
   if (!p.ok()) {
     return ErrorReply(400, absl::StrCat("position '", Printable(position),
                                         "': ", p.status().message()));
   }
-  absl::StatusOr<Analysis> a = AnalyzeUnchanged(oracle, *p);
-  if (absl::IsResourceExhausted(a.status()) && s->search != nullptr) {
+  // A search is used by one answer at a time.
+  ConnectSearch* search = nullptr;
+  if (s->searches != nullptr && !s->oracle().AnswersAtOnce(*p)) {
+    search = s->searches->Take();
+  }
+  absl::StatusOr<Analysis> a = AnalyzeUnchanged(s->oracle(search, cancel), *p);
+  if (search != nullptr) s->searches->Give(search);
+  if ((absl::IsResourceExhausted(a.status()) ||
+       absl::IsCancelled(a.status())) &&
+      s->searches != nullptr) {
     return ErrorReply(503, a.status().message());  // the search's limit
   }
   if (!a.ok()) {
@@ -189,7 +252,7 @@ Reply Catalog::PositionReply(absl::string_view game,
                       absl::StrCat("the table of ", s->id,
                                    " cannot answer: ", a.status().message()));
   }
-  return {200, AnalysisJson(oracle.game(), *a)};
+  return {200, AnalysisJson(s->game(), *a)};
 }
 
 absl::StatusOr<StaticFiles> StaticFiles::Load(const std::string& dir) {

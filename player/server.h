@@ -21,10 +21,12 @@
 //                             400: a parameter missing or empty, a bad
 //                                  position; 404: no such game; 503: a
 //                                  searched game's position that takes
-//                                  more search than an answer may
+//                                  more search than an answer may, or a
+//                                  search cancelled
 #ifndef MNK_PLAYER_SERVER_H_
 #define MNK_PLAYER_SERVER_H_
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
@@ -57,10 +59,12 @@ class Catalog {
 
   // Serves a Connect-style game that has no table by the exact search,
   // after `book` (a table in the book layout) when given: at most
-  // `max_nodes` positions searched an answer (beyond, a 503 reply). Listed
-  // with "layout":"search" and "reachable":null. kAlreadyExists when the
-  // game is served already.
-  absl::Status AddSearched(std::unique_ptr<ConnectSearch> search,
+  // `max_nodes` positions searched an answer (beyond, a 503 reply), as many
+  // searches at once as `searches` holds (searches of one game, each used
+  // by one answer at a time). Listed with "layout":"search" and
+  // "reachable":null. kAlreadyExists when the game is served already;
+  // kInvalidArgument for no search.
+  absl::Status AddSearched(std::vector<std::unique_ptr<ConnectSearch>> searches,
                            std::unique_ptr<Table> book, uint64_t max_nodes);
 
   // Adds every *.mnk file of `dir` (by name order), each replacing a built-in
@@ -74,21 +78,33 @@ class Catalog {
 
   size_t size() const { return games_.size(); }
   std::string GamesJson() const;
-  Reply PositionReply(absl::string_view game, absl::string_view position) const;
+  // The answer to /api/position. A search stops once `cancel` (when given)
+  // is set: a 503 reply. Thread-safe: an answer that needs a search waits
+  // until one of the game's searches is free.
+  Reply PositionReply(absl::string_view game, absl::string_view position,
+                      const std::atomic<bool>* cancel = nullptr) const;
+  // True when PositionReply would search: a valid position of a searched
+  // game that neither the book nor the rules answer.
+  bool NeedsSearch(absl::string_view game, absl::string_view position) const;
 
  private:
+  class Searches;  // a searched game's searches, each free or in use
   struct Served {
+    Served();
+    Served(Served&&);
+    Served& operator=(Served&&);
+    ~Served();
     std::string id;
     std::string source;            // the file it came from, or "search"
     std::unique_ptr<Table> table;  // or:
-    std::unique_ptr<ConnectSearch> search;
+    std::unique_ptr<Searches> searches;
     std::unique_ptr<Table> book;  // may be null
     uint64_t max_nodes = 0;
-    Oracle oracle() const {
-      return table != nullptr ? Oracle(*table)
-                              : Oracle(search.get(), book.get(), max_nodes);
-    }
-    const Game& game() const { return oracle().game(); }
+    // Answers from the table, or from the book with `search` (one of
+    // `searches`, in use by the caller alone when it will search).
+    Oracle oracle(ConnectSearch* search = nullptr,
+                  const std::atomic<bool>* cancel = nullptr) const;
+    const Game& game() const;
   };
   const Served* Find(absl::string_view id) const;
   std::vector<Served> games_;

@@ -2,12 +2,17 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "solver/search/connect.h"
@@ -48,33 +53,79 @@ TEST(CatalogTest, ListsTheGames) {
   EXPECT_EQ(list[0]["layout"], "full");
 }
 
+std::vector<std::unique_ptr<ConnectSearch>> Searches(const Game& game, int n) {
+  std::vector<std::unique_ptr<ConnectSearch>> searches;
+  for (int i = 0; i < n; ++i) {
+    searches.push_back(*ConnectSearch::Create(game, {16}));
+  }
+  return searches;
+}
+
 // Connect Four 7x6 by search: listed as such, answered within the budget,
 // 503 past it; a second search of the same game is refused.
 TEST(CatalogTest, ServesAGameBySearch) {
   const Game game = *Game::Create({7, 6, 4, true});
   Catalog games;
   ASSERT_TRUE(games
-                  .AddSearched(*ConnectSearch::Create(game, {16}), nullptr,
+                  .AddSearched(Searches(game, 1), nullptr,
                                /*max_nodes=*/100000)
                   .ok());
-  EXPECT_EQ(
-      games.AddSearched(*ConnectSearch::Create(game, {16}), nullptr, 100000)
-          .code(),
-      absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(games.AddSearched(Searches(game, 1), nullptr, 100000).code(),
+            absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(Catalog().AddSearched({}, nullptr, 100000).code(),
+            absl::StatusCode::kInvalidArgument);
   const nlohmann::json list = nlohmann::json::parse(games.GamesJson());
   ASSERT_EQ(list.size(), 1);
   EXPECT_EQ(list[0]["id"], "7x6k4g");
   EXPECT_EQ(list[0]["layout"], "search");
   EXPECT_TRUE(list[0]["reachable"].is_null());
   EXPECT_EQ(list[0]["table_bytes"], 0);
-  const Reply late = games.PositionReply(
-      "7x6k4g", "......./......./...O.../..XX.O./.OOXXX./OXXOOXO");
+  const std::string position =
+      "......./......./...O.../..XX.O./.OOXXX./OXXOOXO";
+  EXPECT_TRUE(games.NeedsSearch("7x6k4g", position));
+  const Reply late = games.PositionReply("7x6k4g", position);
   EXPECT_EQ(late.status, 200);
   EXPECT_EQ(nlohmann::json::parse(late.body)["best_move"], 16);
   const Reply early = games.PositionReply("7x6k4g", std::string(42, '.'));
   EXPECT_EQ(early.status, 503);
   EXPECT_NE(early.body.find("takes more than 100000 positions of search"),
             std::string::npos);
+  // A game over, a bad position: no search.
+  EXPECT_FALSE(games.NeedsSearch("7x6k4g",
+                                 "......./......./......./"
+                                 "......./OOO..../XXXX..."));
+  EXPECT_FALSE(games.NeedsSearch("7x6k4g", "XXXX"));
+}
+
+// A search told to stop from another thread ends at once with a 503, and
+// several answers search at once, one search each.
+TEST(CatalogTest, SearchesAreCancelledAndShared) {
+  const Game game = *Game::Create({7, 6, 4, true});
+  Catalog games;
+  ASSERT_TRUE(games.AddSearched(Searches(game, 2), nullptr, 0).ok());
+  std::atomic<bool> cancel{false};
+  std::thread stopper([&] {
+    absl::SleepFor(absl::Milliseconds(200));
+    cancel.store(true);
+  });
+  const absl::Time start = absl::Now();
+  const Reply stopped =
+      games.PositionReply("7x6k4g", std::string(42, '.'), &cancel);
+  stopper.join();
+  EXPECT_LT(absl::Now() - start, absl::Seconds(2));
+  EXPECT_EQ(stopped.status, 503);
+  EXPECT_NE(stopped.body.find("was cancelled"), std::string::npos);
+  const std::string position =
+      "......./......./...O.../..XX.O./.OOXXX./OXXOOXO";
+  const std::string want = games.PositionReply("7x6k4g", position).body;
+  std::vector<std::thread> askers;
+  std::vector<std::string> got(4);
+  for (int i = 0; i < 4; ++i) {
+    askers.emplace_back(
+        [&, i] { got[i] = games.PositionReply("7x6k4g", position).body; });
+  }
+  for (std::thread& t : askers) t.join();
+  for (const std::string& body : got) EXPECT_EQ(body, want);
 }
 
 TEST(CatalogTest, AnswersAPositionAsPlayDoes) {

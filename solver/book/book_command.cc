@@ -41,8 +41,12 @@ absl::StatusOr<std::unique_ptr<ConnectSearch>> MakeSearch(int threads) {
   absl::StatusOr<uint64_t> bytes =
       BytesFlag("search_memory", absl::GetFlag(FLAGS_search_memory));
   if (!bytes.ok()) return bytes.status();
-  const int bits = ConnectSearch::TableBitsFor(*bytes / threads);
-  return ConnectSearch::Create(*game, {bits});
+  absl::StatusOr<int> bits = ConnectSearch::TableBitsForFlag(
+      *bytes, threads,
+      absl::StrCat("--search_memory=",
+                   Printable(absl::GetFlag(FLAGS_search_memory))));
+  if (!bits.ok()) return bits.status();
+  return ConnectSearch::Create(*game, {*bits});
 }
 
 int Main(Cluster& cluster) {

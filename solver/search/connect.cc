@@ -204,6 +204,18 @@ int ConnectSearch::TableBitsFor(uint64_t bytes) {
   return bits;
 }
 
+absl::StatusOr<int> ConnectSearch::TableBitsForFlag(uint64_t bytes, int shares,
+                                                    absl::string_view flag) {
+  const int bits = TableBitsFor(bytes / shares);
+  if (bits >= kMinTableBits) return bits;
+  const uint64_t least = (kEntryBytes << kMinTableBits) * shares;
+  return absl::InvalidArgumentError(absl::StrCat(
+      flag, " is too little: expected at least ", least >> 10, " KiB",
+      shares > 1 ? absl::StrCat(" (", shares, " searches of ",
+                                (kEntryBytes << kMinTableBits) >> 10, " KiB)")
+                 : ""));
+}
+
 ConnectSearch::~ConnectSearch() {
   static_assert(sizeof(Bucket) == 2 * kEntryBytes,
                 "kEntryBytes is half a bucket's size");
@@ -660,8 +672,9 @@ MoveAnalysis ConnectSearch::Analyze(
 
 std::optional<MoveAnalysis> ConnectSearch::AnalyzeWithin(
     const Position& p, uint64_t max_nodes,
-    const std::function<void(int, int)>& progress) {
-  return Within(max_nodes, [&] { return Analyze(p, progress); });
+    const std::function<void(int, int)>& progress,
+    const std::atomic<bool>* cancel) {
+  return Within(max_nodes, cancel, [&] { return Analyze(p, progress); });
 }
 
 bool ConnectSearch::ScoreAtMost(const Position& child, int bound) {
@@ -689,6 +702,7 @@ int ConnectSearch::NullWindow(const Bits& b, int bound) {
   std::vector<std::thread> threads;
   for (int i = 0; i < threads_ - 1; ++i) {
     helpers[i].stop = &stop;
+    helpers[i].cancel = main_.cancel;
     try {
       threads.emplace_back([&, i] {
         scores[i] = Negamax(helpers[i], b, bound, bound + 1);
@@ -742,17 +756,21 @@ MoveAnalysis ConnectSearch::BestMove(
 
 std::optional<MoveAnalysis> ConnectSearch::BestMoveWithin(
     const Position& p, uint64_t max_nodes,
-    const std::function<void(int, int)>& progress) {
-  return Within(max_nodes, [&] { return BestMove(p, progress); });
+    const std::function<void(int, int)>& progress,
+    const std::atomic<bool>* cancel) {
+  return Within(max_nodes, cancel, [&] { return BestMove(p, progress); });
 }
 
 std::optional<MoveAnalysis> ConnectSearch::Within(
-    uint64_t max_nodes, const std::function<MoveAnalysis()>& answer) {
+    uint64_t max_nodes, const std::atomic<bool>* cancel,
+    const std::function<MoveAnalysis()>& answer) {
   main_.node_limit =
       max_nodes > ~main_.nodes ? ~uint64_t{0} : main_.nodes + max_nodes;
+  main_.cancel = cancel;
   MoveAnalysis a = answer();
   const bool stopped = main_.stopped;
   main_.node_limit = ~uint64_t{0};
+  main_.cancel = nullptr;
   main_.stopped = false;
   if (stopped) return std::nullopt;
   return a;

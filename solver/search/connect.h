@@ -52,6 +52,7 @@
 
 #include "absl/numeric/bits.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "solver/game/game.h"
 #include "solver/search/search.h"
 
@@ -102,6 +103,12 @@ class ConnectSearch {
   // The most table bits `bytes` of memory hold (at most kMaxTableBits);
   // below kMinTableBits when too little.
   static int TableBitsFor(uint64_t bytes);
+  // The table bits of each of `shares` searches sharing `bytes` of memory
+  // (TableBitsFor(bytes / shares)); kInvalidArgument when too little for
+  // the smallest table, naming `flag` as the user wrote it
+  // ("--search_memory=1") and the least that serves.
+  static absl::StatusOr<int> TableBitsForFlag(uint64_t bytes, int shares,
+                                              absl::string_view flag);
 
   // Refuses, with kInvalidArgument naming why, a game without gravity, a
   // misère game, a board over 64 bits as drawn above, or table_bits out of
@@ -121,11 +128,13 @@ class ConnectSearch {
   MoveAnalysis Analyze(const Position& p,
                        const std::function<void(int, int)>& progress = {});
   // Analyze within a budget of positions searched: nullopt when it would
-  // take more (what it learnt stays in the table, so asking again goes
-  // further).
+  // take more, or once `cancel` (when given) is set, from any thread: the
+  // search polls it at every node (what it learnt stays in the table, so
+  // asking again goes further).
   std::optional<MoveAnalysis> AnalyzeWithin(
       const Position& p, uint64_t max_nodes,
-      const std::function<void(int, int)>& progress = {});
+      const std::function<void(int, int)>& progress = {},
+      const std::atomic<bool>* cancel = nullptr);
   // The position's result and the policy's move alone (`moves` left
   // empty): the exact score, then one null-window test a move, in the
   // policy's order, until a move reaches it. What the perfect player needs
@@ -136,7 +145,8 @@ class ConnectSearch {
   // BestMove within a budget of positions searched, as AnalyzeWithin.
   std::optional<MoveAnalysis> BestMoveWithin(
       const Position& p, uint64_t max_nodes,
-      const std::function<void(int, int)>& progress = {});
+      const std::function<void(int, int)>& progress = {},
+      const std::atomic<bool>* cancel = nullptr);
 
   // Positions searched since the search was made, by every thread.
   uint64_t nodes() const { return main_.nodes + helper_nodes_; }
@@ -155,13 +165,14 @@ class ConnectSearch {
   struct Bucket;
   // One thread's search: its count of positions and its limit (a search
   // that reaches it stops: each node then returns at once, storing
-  // nothing, and `stopped` says so), and the flag that stops it from
-  // outside.
+  // nothing, and `stopped` says so), the flag that stops it when another
+  // thread has answered, and the caller's cancel flag.
   struct alignas(64) Worker {
     uint64_t nodes = 0;
     uint64_t node_limit = ~uint64_t{0};
     bool stopped = false;
     const std::atomic<bool>* stop = nullptr;
+    const std::atomic<bool>* cancel = nullptr;
   };
   // A position on the search's own board: the stones of the side to move,
   // every stone, the same two of its mirror image, and the stones' number.
@@ -187,10 +198,11 @@ class ConnectSearch {
   // True when the score of `child` (any valid position, over or not) for
   // its side to move is at most `bound`: one null-window search.
   bool ScoreAtMost(const Position& child, int bound);
-  // Runs `answer` with the main worker's node limit `max_nodes` ahead:
-  // nullopt when the search stopped there.
+  // Runs `answer` with the main worker's node limit `max_nodes` ahead and
+  // `cancel` polled: nullopt when the search stopped there.
   std::optional<MoveAnalysis> Within(
-      uint64_t max_nodes, const std::function<MoveAnalysis()>& answer);
+      uint64_t max_nodes, const std::atomic<bool>* cancel,
+      const std::function<MoveAnalysis()>& answer);
   // The exact score of a position where the side to move cannot win at
   // once, and where it can.
   int SolveScore(const Bits& b);
@@ -208,8 +220,10 @@ class ConnectSearch {
   // True (and w.stopped set) once w has reached its limit or is told to
   // stop: its nodes then return at once, storing nothing.
   static bool Stopping(Worker& w) {
-    w.stopped = w.stopped || w.nodes >= w.node_limit ||
-                (w.stop != nullptr && w.stop->load(std::memory_order_relaxed));
+    w.stopped =
+        w.stopped || w.nodes >= w.node_limit ||
+        (w.stop != nullptr && w.stop->load(std::memory_order_relaxed)) ||
+        (w.cancel != nullptr && w.cancel->load(std::memory_order_relaxed));
     return w.stopped;
   }
   class MoveList;
