@@ -26,6 +26,7 @@
 #include "solver/retrograde/sparse.h"
 #include "table/file_io.h"
 #include "table/layout.h"
+#include "table/work_dir.h"
 #include "table/write.h"
 
 ABSL_FLAG(int, width, 3, "board width m (columns)");
@@ -239,10 +240,10 @@ absl::StatusOr<SolveOptions> OptionsFromFlags(Cluster& cluster) {
   }
   const std::string tiers = absl::GetFlag(FLAGS_tier_indices);
   if (!absl::SimpleAtoi(tiers, &options.tier_indices) || tiers[0] == '+' ||
-      !absl::has_single_bit(options.tier_indices)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--tier-indices=", Printable(tiers),
-                     ": expected a power of two, e.g. 1048576"));
+      !CheckTierIndices(options.tier_indices).ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--tier-indices=", Printable(tiers), ": expected a power of two from ",
+        kMinTierIndices, " to ", kMaxTierIndices, ", e.g. 1048576"));
   }
   options.cluster = &cluster;
   return options;

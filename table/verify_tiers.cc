@@ -658,11 +658,7 @@ absl::StatusOr<VerifyReport> VerifyInWorkDir(
         "without one");
   }
   const uint64_t tier = options.tier_indices;
-  if (tier < 64 || tier > (uint64_t{1} << 32) || (tier & (tier - 1)) != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("tier indices ", tier,
-                     ": expected a power of two from 64 to 4294967296"));
-  }
+  if (absl::Status s = CheckTierIndices(tier); !s.ok()) return s;
   if (options.threads < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("threads ", options.threads, ": expected at least 1"));

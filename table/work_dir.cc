@@ -15,6 +15,7 @@
 #include <new>
 #include <vector>
 
+#include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -140,6 +141,16 @@ bool ValidName(absl::string_view name) {
 }
 
 }  // namespace
+
+absl::Status CheckTierIndices(uint64_t tier_indices) {
+  if (tier_indices >= kMinTierIndices && tier_indices <= kMaxTierIndices &&
+      absl::has_single_bit(tier_indices)) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("tier indices ", tier_indices, ": expected a power of two from ",
+                   kMinTierIndices, " to ", kMaxTierIndices));
+}
 
 absl::StatusOr<WorkDir> WorkDir::Open(const std::string& path,
                                       const std::string& manifest, bool resume,

@@ -46,6 +46,13 @@
 
 namespace mnk {
 
+// The size of a tier (indices of one layer a tier file holds) that solve
+// and verify take: a power of two from 64 to 2^32. kInvalidArgument
+// otherwise, saying so.
+inline constexpr uint64_t kMinTierIndices = 64;
+inline constexpr uint64_t kMaxTierIndices = uint64_t{1} << 32;
+absl::Status CheckTierIndices(uint64_t tier_indices);
+
 class WorkDir {
  public:
   static constexpr size_t kMaxNameBytes = 32;

@@ -55,5 +55,11 @@ timeout 120 mpirun --oversubscribe -np 2 "$BOOK_MPI" "${C5x4[@]}" --quiet \
   --out=/nonexistent/dir/b.mnk --work_dir="$TMP/mz" > /dev/null 2> "$TMP/err"
 expect_eq "mpi unwritable book exit" 6 $?
 expect_contains "mpi unwritable book" "book (rank 0): " "$(cat "$TMP/err")"
+"$BOOK" "${C5x4[@]}" --plies=6 --work_dir= --out="$TMP/x.mnk" > /dev/null 2> "$TMP/err"
+expect_eq "empty work dir exit" 1 $?
+expect_contains "empty work dir" "book: --work_dir= is empty: expected a value" "$(cat "$TMP/err")"
+"$BOOK" --width=5 --height=4 --k=4 --search_memory=1 --out="$TMP/x.mnk" > /dev/null 2> "$TMP/err"
+expect_eq "too little search memory exit" 1 $?
+expect_contains "too little search memory" "book: --search_memory=1 is too little: expected at least 32 KiB (2 searches of 16 KiB)" "$(cat "$TMP/err")"
 
 finish book_e2e

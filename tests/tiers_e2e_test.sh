@@ -229,7 +229,17 @@ expect_contains "auto under --memory" "a full table needs 25.66 MiB to solve, mo
 expect_contains "auto under --memory layout" '"layout":"compressed"' "$(cat "$TMP/out")"
 "$SOLVE" --quiet --tier-indices=abc > /dev/null 2> "$TMP/err"
 expect_eq "bad tier size exit" 1 $?
-expect_eq "bad tier size" "solve: --tier-indices=abc: expected a power of two, e.g. 1048576" "$(cat "$TMP/err")"
+expect_eq "bad tier size" "solve: --tier-indices=abc: expected a power of two from 64 to 4294967296, e.g. 1048576" "$(cat "$TMP/err")"
+# solve and verify take the same tier sizes: 64 at least.
+"$SOLVE" --quiet --tier-indices=1 --work-dir="$TMP/w-one" > /dev/null 2> "$TMP/err"
+expect_eq "one-index tiers exit" 1 $?
+expect_contains "one-index tiers" "--tier-indices=1: expected a power of two from 64" "$(cat "$TMP/err")"
+# An empty value is refused, never taken as "not given".
+for flag in --memory= --work-dir= --work_dir= --tier-indices= --out=; do
+  "$SOLVE" --quiet "$flag" > /dev/null 2> "$TMP/err"
+  expect_eq "empty $flag exit" 1 $?
+  expect_contains "empty $flag" "solve: $flag is empty: expected a value" "$(cat "$TMP/err")"
+done
 # Special files in a work dir are refused at once, with or without --resume.
 mkdir "$TMP/fifo" && mkfifo "$TMP/fifo/manifest"
 for resume in "" --resume; do

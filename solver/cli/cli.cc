@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -110,6 +111,39 @@ std::string Bytes(uint64_t n) {
   return absl::StrFormat("%.2f GiB", n / 1073741824.0);
 }
 
+namespace {
+
+// "--NAME= is empty: ..." for the first flag of the tool's given with an
+// empty value ("--work-dir="): never a default, always a slip. `dashes` as
+// in StartTool.
+std::optional<std::string> EmptyFlag(int argc, char** argv, bool dashes) {
+  for (int i = 1; i < argc && absl::string_view(argv[i]) != "--"; ++i) {
+    absl::string_view arg = argv[i];
+    if (!absl::ConsumeSuffix(&arg, "=") || !absl::ConsumePrefix(&arg, "-") ||
+        absl::StrContains(arg, '=')) {
+      continue;
+    }
+    absl::ConsumePrefix(&arg, "-");
+    std::string name(arg);
+    if (dashes) std::replace(name.begin(), name.end(), '-', '_');
+    const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
+    // An optional text may be given empty: the tool judges it (play's
+    // --position='' is a bad position).
+    if (flag == nullptr || flag->IsOfType<std::optional<std::string>>()) {
+      continue;
+    }
+    const bool number =
+        flag->IsOfType<int>() || flag->IsOfType<uint64_t>() ||
+        flag->IsOfType<double>() || flag->IsOfType<std::optional<int>>();
+    return absl::StrCat("--", arg, "= is empty: expected ",
+                        number ? "a number" : "a value",
+                        "; leave the flag out for its default");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<int> StartTool(absl::string_view name, absl::string_view usage,
                              int argc, char** argv, bool dashes) {
   SetToolName(name);
@@ -124,6 +158,9 @@ std::optional<int> StartTool(absl::string_view name, absl::string_view usage,
       std::replace(arg.begin() + 2, arg.begin() + end, '-', '_');
     }
     args.push_back(arg.data());
+  }
+  if (std::optional<std::string> empty = EmptyFlag(argc, argv, dashes)) {
+    return Fail(kExitUsage, *empty);
   }
   const std::vector<char*> rest =
       absl::ParseCommandLine(static_cast<int>(args.size()), args.data());

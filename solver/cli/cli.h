@@ -79,8 +79,10 @@ std::string Bytes(uint64_t n);
 
 // The start of every tool's main(): names the tool, sets its usage message,
 // prints --help, parses the flags (a '-' in a flag's name may be written
-// '_' and the other way round where `dashes` is set), refuses positional
-// arguments, and ignores SIGPIPE (a closed pipe is a write error). Returns
+// '_' and the other way round where `dashes` is set), refuses a flag given
+// an empty value ("--work-dir=": never taken as not given; a flag of type
+// std::optional<std::string> excepted, whose empty value the tool judges),
+// refuses positional arguments, and ignores SIGPIPE (a closed pipe is a write error). Returns
 // the exit status when the tool is done already (--help: 0; a bad command
 // line: 1), nullopt to go on.
 std::optional<int> StartTool(absl::string_view name, absl::string_view usage,
