@@ -40,6 +40,7 @@
 #include "solver/cli/cli.h"
 #include "solver/game/printable.h"
 #include "solver/search/connect.h"
+#include "table/record.h"
 #include "table/table.h"
 #include "tools/cpp/runfiles/runfiles.h"
 
@@ -255,6 +256,11 @@ absl::StatusOr<std::string> BuiltInTable(const char* argv0) {
   // Only a table that is not there is "no built-in table"; one that is
   // there but unreadable gets the reader's own message.
   if (path.empty() || (access(path.c_str(), F_OK) != 0 && errno == ENOENT)) {
+    // Advice only for a solve that can be done.
+    if (absl::Status s = CheckTableCanHold(*Game::Create(spec)); !s.ok()) {
+      return absl::NotFoundError(absl::StrCat(
+          "no built-in table for ", spec.Name(), ", and ", s.message()));
+    }
     return absl::NotFoundError(absl::StrCat(
         "no built-in table for ", spec.Name(),
         ": make one with `bazel run //solver:solve -- --width=", spec.width,

@@ -28,6 +28,8 @@
 #include <memory>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "solver/game/game.h"
 #include "solver/index/index.h"
 
@@ -48,6 +50,25 @@ static_assert(static_cast<int>(Value::kWin) < (1 << kValueBits),
 // cells) fits its 6 bits, a cell the move byte.
 inline constexpr int kMaxTableCells = kMaxRemoteness;
 static_assert(kMaxTableCells <= kNoMove, "every cell fits the move byte");
+
+// kInvalidArgument, saying why, for a game no table can hold whatever the
+// memory: one with more than kMaxTableCells cells, or whose index has 2^64
+// entries or more (7x6 without gravity).
+inline absl::Status CheckTableCanHold(const Game& game) {
+  if (game.cells() > kMaxTableCells) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(game.spec().Name(), " has ", game.cells(),
+                     " cells: tables hold boards of at most ", kMaxTableCells,
+                     " (a remoteness takes 6 bits)"));
+  }
+  if (!PositionIndex(game).fits()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the index of ", game.spec().Name(),
+        " would have 2^64 entries or more: no table of it can be made (its "
+        "positions can still be played and searched)"));
+  }
+  return absl::OkStatus();
+}
 
 // Remoteness of a record read from a compact table, which does not keep it.
 inline constexpr int kUnknownRemoteness = -1;

@@ -110,18 +110,25 @@ absl::StatusOr<std::shared_ptr<const uint8_t>> ReadIntoMemory(
   constexpr uint64_t kHugePage = uint64_t{2} << 20;
   const uint64_t mapped = (size + kHugePage - 1) / kHugePage * kHugePage;
   const std::optional<uint64_t> available = AvailableMemory();
-  const auto no_memory = [&] {
-    return absl::ResourceExhaustedError(absl::StrFormat(
-        "not enough memory to load %s: %.2f GiB needed, %s", name,
-        mapped / 1073741824.0,
-        available.has_value()
-            ? absl::StrFormat("%.2f GiB available", *available / 1073741824.0)
-            : std::string("no more to be had")));
+  const auto no_memory = [&](const std::string& why) {
+    return absl::ResourceExhaustedError(
+        absl::StrFormat("not enough memory to load %s: %.2f GiB needed, %s",
+                        name, mapped / 1073741824.0, why));
   };
-  if (available.has_value() && mapped > *available) return no_memory();
+  if (available.has_value() && mapped > *available) {
+    return no_memory(
+        absl::StrFormat("%.2f GiB available", *available / 1073741824.0));
+  }
   void* map = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (map == MAP_FAILED) return no_memory();
+  if (map == MAP_FAILED) {
+    // Memory there is: a limit on the process's address space (ulimit -v)
+    // or the kernel refused.
+    return no_memory(
+        absl::StrCat("and the kernel refused it: ", std::strerror(errno),
+                     " (is the address space limited, ulimit "
+                     "-v?)"));
+  }
   std::shared_ptr<const uint8_t> bytes(
       static_cast<const uint8_t*>(map),
       [mapped](const uint8_t* p) { munmap(const_cast<uint8_t*>(p), mapped); });

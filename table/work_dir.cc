@@ -147,9 +147,9 @@ absl::Status CheckTierIndices(uint64_t tier_indices) {
       absl::has_single_bit(tier_indices)) {
     return absl::OkStatus();
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("tier indices ", tier_indices, ": expected a power of two from ",
-                   kMinTierIndices, " to ", kMaxTierIndices));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "tier indices ", tier_indices, ": expected a power of two from ",
+      kMinTierIndices, " to ", kMaxTierIndices));
 }
 
 absl::StatusOr<WorkDir> WorkDir::Open(const std::string& path,

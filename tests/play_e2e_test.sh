@@ -163,6 +163,10 @@ expect_contains "other game" "a table for 3,3,3, not for the game asked for, 3,3
 "$PLAY" --width=4 --height=4 --k=4 2> "$TMP/err" < /dev/null
 expect_eq "no built-in table exit" 3 $?
 expect_contains "no built-in" "no built-in table for 4,4,4" "$(cat "$TMP/err")"
+# No advice to solve a board no table can hold.
+"$PLAY" --width=8 --height=8 --k=5 2> "$TMP/err" < /dev/null
+expect_eq "no table possible exit" 3 $?
+expect_eq "no table possible" "play: no built-in table for 8,8,5, and 8,8,5 has 64 cells: tables hold boards of at most 63 (a remoteness takes 6 bits)" "$(cat "$TMP/err")"
 
 # --- Batch through a pipe that sends the next line only after the answer
 # to the last: each answer must come at once, though answers to a full pipe

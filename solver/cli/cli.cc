@@ -132,9 +132,9 @@ std::optional<std::string> EmptyFlag(int argc, char** argv, bool dashes) {
     if (flag == nullptr || flag->IsOfType<std::optional<std::string>>()) {
       continue;
     }
-    const bool number =
-        flag->IsOfType<int>() || flag->IsOfType<uint64_t>() ||
-        flag->IsOfType<double>() || flag->IsOfType<std::optional<int>>();
+    const bool number = flag->IsOfType<int>() || flag->IsOfType<uint64_t>() ||
+                        flag->IsOfType<double>() ||
+                        flag->IsOfType<std::optional<int>>();
     return absl::StrCat("--", arg, "= is empty: expected ",
                         number ? "a number" : "a value",
                         "; leave the flag out for its default");

@@ -82,9 +82,9 @@ std::string Bytes(uint64_t n);
 // '_' and the other way round where `dashes` is set), refuses a flag given
 // an empty value ("--work-dir=": never taken as not given; a flag of type
 // std::optional<std::string> excepted, whose empty value the tool judges),
-// refuses positional arguments, and ignores SIGPIPE (a closed pipe is a write error). Returns
-// the exit status when the tool is done already (--help: 0; a bad command
-// line: 1), nullopt to go on.
+// refuses positional arguments, and ignores SIGPIPE (a closed pipe is a write
+// error). Returns the exit status when the tool is done already (--help: 0; a
+// bad command line: 1), nullopt to go on.
 std::optional<int> StartTool(absl::string_view name, absl::string_view usage,
                              int argc, char** argv, bool dashes = false);
 

@@ -201,21 +201,7 @@ uint64_t DefaultMemoryLimit() {
   return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 4 * 3;
 }
 
-absl::Status CheckSolvable(const Game& game) {
-  if (game.cells() > kMaxTableCells) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(game.spec().Name(), " has ", game.cells(),
-                     " cells: tables hold boards of at most ", kMaxTableCells,
-                     " (a remoteness takes 6 bits)"));
-  }
-  if (!PositionIndex(game).fits()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the index of ", game.spec().Name(),
-        " would have 2^64 entries or more: no table of it can be made (its "
-        "positions can still be played and searched)"));
-  }
-  return absl::OkStatus();
-}
+absl::Status CheckSolvable(const Game& game) { return CheckTableCanHold(game); }
 
 uint64_t SolveBytes(const Game& game, const SolveOptions& options) {
   return BytesNeeded(
