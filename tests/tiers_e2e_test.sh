@@ -79,6 +79,30 @@ if command -v mpirun > /dev/null; then
     --out=/nonexistent/dir/t.mnk --work-dir="$TMP/mz" > /dev/null 2> "$TMP/err"
   expect_eq "mpi unwritable table exit" 3 $?
   expect_contains "mpi unwritable table" "solve (rank 0): cannot write" "$(cat "$TMP/err")"
+  # A rank killed (SIGKILL) mid-solve: mpirun ends the others by itself and
+  # fails; run again with --resume, the same bytes.
+  game4=(--width=5 --height=4 --k=4 --gravity --layout=compressed --quiet
+         --out="$TMP/rank_killed.mnk" --work-dir="$TMP/mk" --tier-indices=4096)
+  killed=""
+  for attempt in 1 2 3 4 5; do
+    rm -rf "$TMP/mk"
+    timeout 60 mpirun --oversubscribe -np 3 "$SOLVE_MPI" "${game4[@]}" \
+      > /dev/null 2> "$TMP/err" &
+    runner=$!
+    sleep 0.$((3 + RANDOM % 5))
+    ranks=($(pgrep -f "^$SOLVE_MPI " || true))
+    [ "${#ranks[@]}" -gt 0 ] && kill -KILL "${ranks[RANDOM % ${#ranks[@]}]}"
+    wait "$runner"
+    status=$?
+    [ "$status" -eq 124 ] && fail "mpirun still running 60 s after a rank was killed"
+    if [ "$status" -ne 0 ]; then killed=yes; break; fi
+  done
+  [ -n "$killed" ] || fail "no rank was killed mid-solve in 5 attempts"
+  expect_contains "rank killed" "exited on signal 9" "$(cat "$TMP/err")"
+  mpirun --oversubscribe -np 3 "$SOLVE_MPI" "${game4[@]}" --resume > /dev/null 2> "$TMP/err"
+  expect_eq "resumed after a rank was killed exit" 0 $?
+  cmp -s "$TMP/plain4.mnk" "$TMP/rank_killed.mnk" \
+    || fail "table after a killed rank differs: $(cat "$TMP/err")"
 else
   fail "mpirun not found: run setup.sh"
 fi
