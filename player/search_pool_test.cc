@@ -1,6 +1,7 @@
 #include "player/search_pool.h"
 
 #include <atomic>
+#include <thread>
 
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
@@ -47,8 +48,12 @@ TEST(SearchPoolTest, CancelsAJobPastItsDeadlineAndFreesItsThread) {
   // The thread comes free once the job has returned.
   while (!pool.Reserve()) absl::SleepFor(absl::Milliseconds(5));
   std::atomic<bool> ran{false};
-  pool.Run(
-      [&](const SearchPool::StopFlag& stop) { ran.store(!stop.flag.load()); });
+  absl::Notification done;
+  pool.Run([&](const SearchPool::StopFlag& stop) {
+    ran.store(!stop.flag.load());
+    done.Notify();
+  });
+  done.WaitForNotification();
   pool.Stop();
   EXPECT_TRUE(ran.load());
 }

@@ -133,16 +133,24 @@ absl::Status WriteAtomically(const std::string& path, const Emitter& emit_all,
   const mode_t mode = replacing ? old.st_mode & 07777 : 0666 & ~mask;
 
   std::string temp = parts.temp_prefix + "XXXXXX";
+  // SIGINT and SIGTERM wait while the file is made and registered, so that
+  // a handler calling RemovePendingTempFile never misses it.
+  sigset_t stops, before;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stops, &before);
   int fd = mkstemp(temp.data());
+  if (fd >= 0 && options.tidy && temp.size() <= PATH_MAX) {
+    std::memcpy(g_pending_temp, temp.c_str(), temp.size() + 1);
+    g_pending = 1;
+  }
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
   if (fd < 0) {
     return absl::ErrnoToStatus(
         errno, absl::StrCat("cannot create a file beside ", name));
   }
   flock(fd, LOCK_EX);  // held until closed: not stale while written
-  if (options.tidy && temp.size() <= PATH_MAX) {
-    std::memcpy(g_pending_temp, temp.c_str(), temp.size() + 1);
-    g_pending = 1;
-  }
   int error = 0;
   // Whatever happens below, the descriptor is closed and, unless it was
   // renamed into place, the temporary file removed.
