@@ -36,13 +36,13 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "player/answer_source.h"
 #include "player/player.h"
 #include "solver/cli/cli.h"
 #include "solver/game/printable.h"
 #include "solver/search/connect.h"
 #include "table/record.h"
 #include "table/table.h"
-#include "tools/cpp/runfiles/runfiles.h"
 
 ABSL_FLAG(std::string, table, "",
           "table file (default: the built-in table of the game)");
@@ -80,8 +80,6 @@ ABSL_FLAG(std::string, mark, "X",
 
 namespace mnk {
 namespace {
-
-using bazel::tools::cpp::runfiles::Runfiles;
 
 // The flags named on the command line, and those given an empty value
 // ("--width=", "--position="): absl reads an empty optional flag as unset,
@@ -245,57 +243,6 @@ absl::Status CheckFlags() {
   return absl::OkStatus();
 }
 
-// The built-in table of the game the flags ask for (data/, a game that
-// exists): kNotFound when none is built in.
-absl::StatusOr<std::string> BuiltInTable(const char* argv0) {
-  const GameSpec spec = AskedGame(GameSpec());
-  std::string error, path;
-  std::unique_ptr<Runfiles> runfiles(Runfiles::Create(argv0, &error));
-  const std::string name = absl::StrCat("mnk/data/", spec.FileStem(), ".mnk");
-  if (runfiles != nullptr) path = runfiles->Rlocation(name);
-  // Only a table that is not there is "no built-in table"; one that is
-  // there but unreadable gets the reader's own message.
-  if (path.empty() || (access(path.c_str(), F_OK) != 0 && errno == ENOENT)) {
-    // Advice only for a solve that can be done.
-    if (absl::Status s = CheckTableCanHold(*Game::Create(spec)); !s.ok()) {
-      return absl::NotFoundError(absl::StrCat(
-          "no built-in table for ", spec.Name(), ", and ", s.message()));
-    }
-    return absl::NotFoundError(absl::StrCat(
-        "no built-in table for ", spec.Name(),
-        ": make one with `bazel run //solver:solve -- --width=", spec.width,
-        " --height=", spec.height, " --k=", spec.k,
-        spec.gravity ? " --gravity" : "", spec.misere ? " --misere" : "",
-        " --out=FILE` and pass --table=FILE"));
-  }
-  return path;
-}
-
-// The table to answer from: --table, or the built-in one of the game the
-// flags ask for; checked to be of that game.
-absl::StatusOr<Table> LoadTable(const char* argv0) {
-  std::string path = UserPath(absl::GetFlag(FLAGS_table));
-  if (path.empty()) {
-    absl::StatusOr<std::string> built_in = BuiltInTable(argv0);
-    if (!built_in.ok()) return built_in.status();
-    path = *built_in;
-  }
-  absl::StatusOr<Table> table = Table::Load(path);
-  if (!table.ok()) return table;
-  if (absl::Status s = table->ExpectGame(AskedGame(table->game().spec()), path);
-      !s.ok()) {
-    return s;
-  }
-  // An opening book goes before the search (solve --layout=book's tables
-  // hold every position in play: they answer alone).
-  if (!table->complete()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        Printable(path),
-        " is an opening book, not a table: pass it as --book=FILE"));
-  }
-  return table;
-}
-
 // --position: one answer.
 int AnswerPosition(const Oracle& oracle, const std::string& position) {
   absl::StatusOr<Position> p = oracle.game().Parse(position);
@@ -360,94 +307,53 @@ int PlayAgainstPerson(const Oracle& oracle) {
   return played == kTableFailed ? kExitTable : kExitOk;
 }
 
-// The exact search, for a game with no table (no --table, none built in):
-// the table's error when it cannot play the game either.
-absl::StatusOr<std::unique_ptr<ConnectSearch>> SearchInstead(
-    const absl::Status& no_table) {
-  absl::StatusOr<uint64_t> bytes =
-      BytesFlag("search_memory", absl::GetFlag(FLAGS_search_memory));
+// The source of the answers (player/answer_source.h): --table, else the
+// built-in table of the game the flags ask for, else the search after
+// --book or the built-in book.
+absl::StatusOr<std::unique_ptr<AnswerSource>> OpenSource() {
+  SourceOptions options;
+  options.table = UserPath(absl::GetFlag(FLAGS_table));
+  options.book = UserPath(absl::GetFlag(FLAGS_book));
+  const std::string memory = absl::GetFlag(FLAGS_search_memory);
+  absl::StatusOr<uint64_t> bytes = BytesFlag("search_memory", memory);
   if (!bytes.ok()) return bytes.status();
-  absl::StatusOr<int> bits = ConnectSearch::TableBitsForFlag(
-      *bytes, 1,
-      absl::StrCat("--search_memory=",
-                   Printable(absl::GetFlag(FLAGS_search_memory))));
-  if (!bits.ok()) return bits.status();
-  const Game game = *Game::Create(AskedGame(GameSpec()));
-  ConnectSearchOptions options;
-  options.table_bits = *bits;
-  options.threads = absl::GetFlag(FLAGS_search_threads);
-  if (options.threads < 1 || options.threads > ConnectSearch::kMaxThreads) {
+  options.search_memory = *bytes;
+  options.search_memory_name =
+      absl::StrCat("--search_memory=", Printable(memory));
+  options.search_threads = absl::GetFlag(FLAGS_search_threads);
+  if (options.search_threads < 1 ||
+      options.search_threads > ConnectSearch::kMaxThreads) {
     return absl::InvalidArgumentError(
-        absl::StrCat("--search_threads=", options.threads, ": expected 1 to ",
-                     ConnectSearch::kMaxThreads));
+        absl::StrCat("--search_threads=", options.search_threads,
+                     ": expected 1 to ", ConnectSearch::kMaxThreads));
   }
-  absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
-      ConnectSearch::Create(game, options);
-  if (!search.ok() && !game.spec().gravity) return no_table;
-  if (!search.ok() &&
-      search.status().code() == absl::StatusCode::kInvalidArgument) {
-    return absl::Status(
-        no_table.code(),
-        absl::StrCat(no_table.message(), " (", search.status().message(), ")"));
+  if (options.table.empty()) {
+    return AnswerSource::Open(AskedGame(GameSpec()), options);
   }
-  return search;
+  absl::StatusOr<std::unique_ptr<AnswerSource>> source =
+      AnswerSource::Open(std::nullopt, options);
+  if (!source.ok()) return source;
+  const Table& table = *(*source)->table();
+  if (absl::Status s =
+          table.ExpectGame(AskedGame(table.game().spec()), options.table);
+      !s.ok()) {
+    return s;
+  }
+  return source;
 }
 
-// The opening book of a game played by search: --book, or the built-in one
-// (data/STEM-book.mnk) if there is one; nullopt without either.
-absl::StatusOr<std::optional<Table>> LoadBook(const char* argv0,
-                                              const GameSpec& spec) {
-  std::string path = UserPath(absl::GetFlag(FLAGS_book));
-  if (path.empty()) {
-    std::string error;
-    std::unique_ptr<Runfiles> runfiles(Runfiles::Create(argv0, &error));
-    if (runfiles == nullptr) return std::nullopt;
-    path = runfiles->Rlocation(
-        absl::StrCat("mnk/data/", spec.FileStem(), "-book.mnk"));
-    if (path.empty() || access(path.c_str(), F_OK) != 0) return std::nullopt;
-  }
-  absl::StatusOr<Table> book = Table::Load(path, spec);
-  if (!book.ok()) return book.status();
-  if (book->layout() != Layout::kBook) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(Printable(path), " is a table in the ",
-                     book->layout_name(), " layout, not a book"));
-  }
-  return std::optional<Table>(*std::move(book));
+// The exit status of a source that could not be opened.
+int SourceFailed(const absl::Status& status) {
+  if (absl::IsInvalidArgument(status)) return Fail(kExitUsage, status);
+  return Fail(TableExit(status), status);
 }
 
-int Main(const char* argv0) {
+int Main() {
   if (absl::Status s = CheckFlags(); !s.ok()) return Fail(kExitUsage, s);
-  absl::StatusOr<Table> table = LoadTable(argv0);
-  std::unique_ptr<ConnectSearch> search;
-  if (!table.ok()) {
-    if (!absl::IsNotFound(table.status()) ||
-        !absl::GetFlag(FLAGS_table).empty()) {
-      return Fail(TableExit(table.status()), table.status());
-    }
-    absl::StatusOr<std::unique_ptr<ConnectSearch>> made =
-        SearchInstead(table.status());
-    if (!made.ok()) {
-      return Fail(absl::IsInvalidArgument(made.status())     ? kExitUsage
-                  : absl::IsResourceExhausted(made.status()) ? kExitMemory
-                                                             : kExitTable,
-                  made.status());
-    }
-    search = *std::move(made);
-  } else if (!absl::GetFlag(FLAGS_book).empty()) {
-    return Fail(kExitUsage,
-                "--book applies to a game played by search, not from a table");
-  }
-  std::optional<Table> book;
-  if (search != nullptr) {
-    absl::StatusOr<std::optional<Table>> loaded =
-        LoadBook(argv0, search->game().spec());
-    if (!loaded.ok()) return Fail(TableExit(loaded.status()), loaded.status());
-    book = *std::move(loaded);
-  }
-  const Oracle oracle =
-      table.ok() ? Oracle(*table)
-                 : Oracle(search.get(), book.has_value() ? &*book : nullptr);
+  absl::StatusOr<std::unique_ptr<AnswerSource>> source = OpenSource();
+  if (!source.ok()) return SourceFailed(source.status());
+  const AnswerSource::Lease lease = (*source)->Take();
+  const Oracle oracle = lease.oracle();
   if (const std::optional<std::string> position = PositionFlag()) {
     return AnswerPosition(oracle, *position);
   }
@@ -482,5 +388,5 @@ int main(int argc, char** argv) {
     return *done;
   }
   mnk::ExitOnTruncatedTable("play", mnk::kExitTable);
-  return mnk::RunGuarded([&] { return mnk::Main(argv[0]); });
+  return mnk::RunGuarded(mnk::Main);
 }

@@ -51,6 +51,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "player/answer_source.h"
 #include "player/search_pool.h"
 #include "player/server.h"
 #include "solver/cli/cli.h"
@@ -421,7 +422,8 @@ void RaiseDescriptorLimit() {
 // The search flags (--search_memory, --searches, --search_nodes,
 // --search_seconds), checked before anything is loaded.
 struct SearchFlags {
-  int table_bits;
+  uint64_t memory;
+  std::string memory_name;  // "--search_memory=256M", for messages
   int searches;
   uint64_t nodes;
   absl::Duration deadline;
@@ -451,47 +453,39 @@ absl::StatusOr<SearchFlags> SearchFlagsChecked() {
   const std::string memory = absl::GetFlag(FLAGS_search_memory);
   absl::StatusOr<uint64_t> bytes = BytesFlag("search_memory", memory);
   if (!bytes.ok()) return bytes.status();
-  absl::StatusOr<int> bits = ConnectSearch::TableBitsForFlag(
-      *bytes, f.searches, absl::StrCat("--search_memory=", Printable(memory)));
+  f.memory = *bytes;
+  f.memory_name = absl::StrCat("--search_memory=", Printable(memory));
+  // Refused now, as a bad command line, not once the tables are loaded.
+  absl::StatusOr<int> bits =
+      ConnectSearch::TableBitsForFlag(f.memory, f.searches, f.memory_name);
   if (!bits.ok()) return bits.status();
-  f.table_bits = *bits;
   return f;
 }
 
 // Connect Four 7x6, too big to tabulate: by search, after the built-in
-// book (data/7x6k4g-book.mnk) when there is one.
-absl::Status AddConnectFour(const Runfiles& runfiles, const SearchFlags& flags,
-                            Catalog& games) {
-  const Game game = *Game::Create({7, 6, 4, /*gravity=*/true});
-  std::vector<std::unique_ptr<ConnectSearch>> searches;
-  for (int i = 0; i < flags.searches; ++i) {
-    absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
-        ConnectSearch::Create(game, {flags.table_bits});
-    if (!search.ok()) return search.status();
-    searches.push_back(*std::move(search));
-  }
-  std::unique_ptr<Table> book;
-  const std::string path = runfiles.Rlocation(
-      absl::StrCat("mnk/data/", game.spec().FileStem(), "-book.mnk"));
-  if (!path.empty() && access(path.c_str(), F_OK) == 0) {
-    absl::StatusOr<Table> loaded = Table::Load(path, game.spec());
-    if (!loaded.ok()) return loaded.status();
-    book = std::make_unique<Table>(*std::move(loaded));
-  }
-  absl::Status s =
-      games.AddSearched(std::move(searches), std::move(book), flags.nodes);
+// book.
+absl::Status AddConnectFour(const SearchFlags& flags, Catalog& games) {
+  SourceOptions options;
+  options.search_memory = flags.memory;
+  options.search_memory_name = flags.memory_name;
+  options.searches = flags.searches;
+  options.max_nodes = flags.nodes;
+  absl::StatusOr<std::unique_ptr<AnswerSource>> source =
+      AnswerSource::Open(GameSpec{7, 6, 4, /*gravity=*/true}, options);
+  if (!source.ok()) return source.status();
+  absl::Status s = games.Add(*std::move(source));
   return absl::IsAlreadyExists(s) ? absl::OkStatus() : s;
 }
 
 // The built-in tables, the --tables folder, and Connect Four by search.
-absl::Status LoadGames(const Runfiles& runfiles, const SearchFlags& flags,
-                       Catalog& games) {
-  for (const char* stem : {"3x3k3", "3x3k3m", "4x4k4g"}) {
-    const std::string path =
-        runfiles.Rlocation(absl::StrCat("mnk/data/", stem, ".mnk"));
-    absl::StatusOr<Table> table = Table::Load(path);
-    if (!table.ok()) return table.status();
-    if (absl::Status s = games.Add(path, *std::move(table)); !s.ok()) return s;
+absl::Status LoadGames(const SearchFlags& flags, Catalog& games) {
+  for (const GameSpec& spec :
+       {GameSpec{3, 3, 3}, GameSpec{3, 3, 3, false, true},
+        GameSpec{4, 4, 4, true}}) {
+    absl::StatusOr<std::unique_ptr<AnswerSource>> source =
+        AnswerSource::Open(spec, {});
+    if (!source.ok()) return source.status();
+    if (absl::Status s = games.Add(*std::move(source)); !s.ok()) return s;
   }
   const std::string dir = UserPath(absl::GetFlag(FLAGS_tables));
   if (!dir.empty()) {
@@ -502,7 +496,7 @@ absl::Status LoadGames(const Runfiles& runfiles, const SearchFlags& flags,
       return s;
     }
   }
-  return AddConnectFour(runfiles, flags, games);
+  return AddConnectFour(flags, games);
 }
 
 // --port and --bind.
@@ -539,7 +533,7 @@ absl::StatusOr<std::unique_ptr<Content>> LoadContent(const char* argv0,
         error));
   }
   auto content = std::make_unique<Content>();
-  if (absl::Status s = LoadGames(*runfiles, flags, content->games); !s.ok()) {
+  if (absl::Status s = LoadGames(flags, content->games); !s.ok()) {
     return s;
   }
   std::string index = runfiles->Rlocation("mnk/player/web/index.html");

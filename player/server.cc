@@ -9,7 +9,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/mutex.h"
 #include "nlohmann/json.hpp"
 #include "player/player.h"
 #include "solver/game/game_json.h"
@@ -42,49 +41,6 @@ std::string ContentType(absl::string_view name) {
 
 }  // namespace
 
-// The searches of one game: Take waits for a free one.
-class Catalog::Searches {
- public:
-  explicit Searches(std::vector<std::unique_ptr<ConnectSearch>> all)
-      : all_(std::move(all)) {
-    for (const auto& s : all_) free_.push_back(s.get());
-  }
-  ConnectSearch* any() const { return all_.front().get(); }
-  ConnectSearch* Take() {
-    absl::MutexLock lock(&mu_);
-    mu_.Await(absl::Condition(
-        +[](std::vector<ConnectSearch*>* f) { return !f->empty(); }, &free_));
-    ConnectSearch* s = free_.back();
-    free_.pop_back();
-    return s;
-  }
-  void Give(ConnectSearch* s) {
-    absl::MutexLock lock(&mu_);
-    free_.push_back(s);
-  }
-
- private:
-  const std::vector<std::unique_ptr<ConnectSearch>> all_;
-  absl::Mutex mu_;
-  std::vector<ConnectSearch*> free_ ABSL_GUARDED_BY(mu_);
-};
-
-Catalog::Served::Served() = default;
-Catalog::Served::Served(Served&&) = default;
-Catalog::Served& Catalog::Served::operator=(Served&&) = default;
-Catalog::Served::~Served() = default;
-
-Oracle Catalog::Served::oracle(ConnectSearch* search,
-                               const std::atomic<bool>* cancel) const {
-  if (table != nullptr) return Oracle(*table);
-  return Oracle(search != nullptr ? search : searches->any(), book.get(),
-                max_nodes, cancel);
-}
-
-const Game& Catalog::Served::game() const {
-  return table != nullptr ? table->game() : searches->any()->game();
-}
-
 Reply ErrorReply(int status, absl::string_view message) {
   return {status, Dump({{"error", std::string(message)}})};
 }
@@ -96,49 +52,23 @@ absl::Status Catalog::Add(std::string source, Table table, bool replace) {
                      " is an opening book, not a table: the server answers "
                      "from tables only"));
   }
-  const std::string id = table.game().spec().FileStem();
-  auto table_ptr = std::make_unique<Table>(std::move(table));
+  return Add(AnswerSource::Of(std::move(table), std::move(source)), replace);
+}
+
+absl::Status Catalog::Add(std::unique_ptr<AnswerSource> source, bool replace) {
+  const GameSpec& spec = source->game().spec();
+  const std::string id = spec.FileStem();
   for (Served& s : games_) {
     if (s.id != id) continue;
     if (!replace) {
-      return absl::AlreadyExistsError(
-          absl::StrCat("two tables for ", table_ptr->game().spec().Name(), ": ",
-                       Printable(s.source), " and ", Printable(source),
-                       "; expected one a game"));
+      return absl::AlreadyExistsError(absl::StrCat(
+          "two sources for ", spec.Name(), ": ", Printable(s.source->origin()),
+          " and ", Printable(source->origin()), "; expected one a game"));
     }
-    s = Served();
-    s.id = id;
     s.source = std::move(source);
-    s.table = std::move(table_ptr);
     return absl::OkStatus();
   }
-  Served s;
-  s.id = id;
-  s.source = std::move(source);
-  s.table = std::move(table_ptr);
-  games_.push_back(std::move(s));
-  return absl::OkStatus();
-}
-
-absl::Status Catalog::AddSearched(
-    std::vector<std::unique_ptr<ConnectSearch>> searches,
-    std::unique_ptr<Table> book, uint64_t max_nodes) {
-  if (searches.empty()) {
-    return absl::InvalidArgumentError("no search: expected at least one");
-  }
-  const GameSpec& spec = searches.front()->game().spec();
-  const std::string id = spec.FileStem();
-  if (Find(id) != nullptr) {
-    return absl::AlreadyExistsError(
-        absl::StrCat(spec.Name(), " is served already"));
-  }
-  Served s;
-  s.id = id;
-  s.source = "search";
-  s.searches = std::make_unique<Searches>(std::move(searches));
-  s.book = std::move(book);
-  s.max_nodes = max_nodes;
-  games_.push_back(std::move(s));
+  games_.push_back({id, std::move(source)});
   return absl::OkStatus();
 }
 
@@ -192,18 +122,19 @@ const Catalog::Served* Catalog::Find(absl::string_view id) const {
 std::string Catalog::GamesJson() const {
   Json list = Json::array();
   for (const Served& s : games_) {
-    const GameSpec& spec = s.game().spec();
+    const GameSpec& spec = s.source->game().spec();
     Json game = {{"id", s.id}, {"name", spec.Name()}};
     game.update(GameJson(spec));
     game["cells"] = spec.cells();
-    if (s.table != nullptr) {
-      game["reachable"] = s.table->reachable();
-      game["layout"] = s.table->layout_name();
-      game["table_bytes"] = s.table->file_bytes();
+    if (const Table* table = s.source->table()) {
+      game["reachable"] = table->reachable();
+      game["layout"] = table->layout_name();
+      game["table_bytes"] = table->file_bytes();
     } else {
+      const Table* book = s.source->book();
       game["reachable"] = nullptr;
       game["layout"] = "search";
-      game["table_bytes"] = s.book != nullptr ? s.book->file_bytes() : 0;
+      game["table_bytes"] = book != nullptr ? book->file_bytes() : 0;
     }
     list.push_back(std::move(game));
   }
@@ -213,10 +144,9 @@ std::string Catalog::GamesJson() const {
 bool Catalog::NeedsSearch(absl::string_view game,
                           absl::string_view position) const {
   const Served* s = Find(game);
-  if (s == nullptr || s->searches == nullptr) return false;
-  const Oracle oracle = s->oracle();
-  absl::StatusOr<Position> p = oracle.game().Parse(position);
-  return p.ok() && !oracle.AnswersAtOnce(*p);
+  if (s == nullptr) return false;
+  absl::StatusOr<Position> p = s->source->game().Parse(position);
+  return p.ok() && s->source->NeedsSearch(*p);
 }
 
 Reply Catalog::PositionReply(absl::string_view game, absl::string_view position,
@@ -229,21 +159,23 @@ Reply Catalog::PositionReply(absl::string_view game, absl::string_view position,
         404, absl::StrCat("no game '", Printable(game), "': expected one of ",
                           absl::StrJoin(ids, ", ")));
   }
-  absl::StatusOr<Position> p = s->game().Parse(position);
+  const AnswerSource& source = *s->source;
+  absl::StatusOr<Position> p = source.game().Parse(position);
   if (!p.ok()) {
     return ErrorReply(400, absl::StrCat("position '", Printable(position),
                                         "': ", p.status().message()));
   }
-  // A search is used by one answer at a time.
-  ConnectSearch* search = nullptr;
-  if (s->searches != nullptr && !s->oracle().AnswersAtOnce(*p)) {
-    search = s->searches->Take();
+  // A search answers one position at a time: a lease on one.
+  absl::StatusOr<Analysis> a;
+  if (source.NeedsSearch(*p)) {
+    const AnswerSource::Lease lease = source.Take();
+    a = AnalyzeUnchanged(lease.oracle(cancel), *p);
+  } else {
+    a = AnalyzeUnchanged(source.oracle(), *p);
   }
-  absl::StatusOr<Analysis> a = AnalyzeUnchanged(s->oracle(search, cancel), *p);
-  if (search != nullptr) s->searches->Give(search);
   if ((absl::IsResourceExhausted(a.status()) ||
        absl::IsCancelled(a.status())) &&
-      s->searches != nullptr) {
+      source.searched()) {
     return ErrorReply(503, a.status().message());  // the search's limit
   }
   if (!a.ok()) {
@@ -252,7 +184,7 @@ Reply Catalog::PositionReply(absl::string_view game, absl::string_view position,
                       absl::StrCat("the table of ", s->id,
                                    " cannot answer: ", a.status().message()));
   }
-  return {200, AnalysisJson(s->game(), *a)};
+  return {200, AnalysisJson(source.game(), *a)};
 }
 
 absl::StatusOr<StaticFiles> StaticFiles::Load(const std::string& dir) {

@@ -4,6 +4,7 @@
 //
 //   mnk::Catalog games;
 //   games.Add("3x3k3.mnk", *mnk::Table::Load("3x3k3.mnk"));
+//   games.Add(*mnk::AnswerSource::Open(mnk::GameSpec{7, 6, 4, true}, {}));
 //   mnk::Reply r = games.PositionReply("3x3k3", "X.O/X.X/OO.");
 //   // r.status == 200, r.body == `play --position=X.O/X.X/OO. --json`
 //
@@ -35,6 +36,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "player/answer_source.h"
 #include "player/player.h"
 #include "solver/search/connect.h"
 #include "table/table.h"
@@ -57,15 +59,12 @@ class Catalog {
   // `replace` (the new table then takes the old one's place).
   absl::Status Add(std::string source, Table table, bool replace = false);
 
-  // Serves a Connect-style game that has no table by the exact search,
-  // after `book` (a table in the book layout) when given: at most
-  // `max_nodes` positions searched an answer (beyond, a 503 reply), as many
-  // searches at once as `searches` holds (searches of one game, each used
-  // by one answer at a time). Listed with "layout":"search" and
-  // "reachable":null. kAlreadyExists when the game is served already;
-  // kInvalidArgument for no search.
-  absl::Status AddSearched(std::vector<std::unique_ptr<ConnectSearch>> searches,
-                           std::unique_ptr<Table> book, uint64_t max_nodes);
+  // Serves the game of `source` (player/answer_source.h): a searched one
+  // (Connect Four 7x6) is listed with "layout":"search" and
+  // "reachable":null, and answers as many positions at once as it has
+  // searches. kAlreadyExists when the game is served already, unless
+  // `replace`.
+  absl::Status Add(std::unique_ptr<AnswerSource> source, bool replace = false);
 
   // Adds every *.mnk file of `dir` (by name order), each replacing a built-in
   // table of the same game. The first error stops it: kNotFound /
@@ -88,23 +87,9 @@ class Catalog {
   bool NeedsSearch(absl::string_view game, absl::string_view position) const;
 
  private:
-  class Searches;  // a searched game's searches, each free or in use
   struct Served {
-    Served();
-    Served(Served&&);
-    Served& operator=(Served&&);
-    ~Served();
     std::string id;
-    std::string source;            // the file it came from, or "search"
-    std::unique_ptr<Table> table;  // or:
-    std::unique_ptr<Searches> searches;
-    std::unique_ptr<Table> book;  // may be null
-    uint64_t max_nodes = 0;
-    // Answers from the table, or from the book with `search` (one of
-    // `searches`, in use by the caller alone when it will search).
-    Oracle oracle(ConnectSearch* search = nullptr,
-                  const std::atomic<bool>* cancel = nullptr) const;
-    const Game& game() const;
+    std::unique_ptr<AnswerSource> source;
   };
   const Served* Find(absl::string_view id) const;
   std::vector<Served> games_;

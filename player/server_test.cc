@@ -53,27 +53,24 @@ TEST(CatalogTest, ListsTheGames) {
   EXPECT_EQ(list[0]["layout"], "full");
 }
 
-std::vector<std::unique_ptr<ConnectSearch>> Searches(const Game& game, int n) {
-  std::vector<std::unique_ptr<ConnectSearch>> searches;
-  for (int i = 0; i < n; ++i) {
-    searches.push_back(*ConnectSearch::Create(game, {16}));
-  }
-  return searches;
+// Connect Four 7x6 by search alone (no book): `searches` at once, each
+// answer visiting at most `max_nodes` positions (0: no limit).
+std::unique_ptr<AnswerSource> Searched(int searches, uint64_t max_nodes) {
+  SourceOptions options;
+  options.builtin = false;
+  options.search_memory = uint64_t{1} << 20 << searches;
+  options.searches = searches;
+  options.max_nodes = max_nodes;
+  return *AnswerSource::Open(GameSpec{7, 6, 4, true}, options);
 }
 
 // Connect Four 7x6 by search: listed as such, answered within the budget,
 // 503 past it; a second search of the same game is refused.
 TEST(CatalogTest, ServesAGameBySearch) {
-  const Game game = *Game::Create({7, 6, 4, true});
   Catalog games;
-  ASSERT_TRUE(games
-                  .AddSearched(Searches(game, 1), nullptr,
-                               /*max_nodes=*/100000)
-                  .ok());
-  EXPECT_EQ(games.AddSearched(Searches(game, 1), nullptr, 100000).code(),
+  ASSERT_TRUE(games.Add(Searched(1, /*max_nodes=*/100000)).ok());
+  EXPECT_EQ(games.Add(Searched(1, 100000)).code(),
             absl::StatusCode::kAlreadyExists);
-  EXPECT_EQ(Catalog().AddSearched({}, nullptr, 100000).code(),
-            absl::StatusCode::kInvalidArgument);
   const nlohmann::json list = nlohmann::json::parse(games.GamesJson());
   ASSERT_EQ(list.size(), 1);
   EXPECT_EQ(list[0]["id"], "7x6k4g");
@@ -100,9 +97,8 @@ TEST(CatalogTest, ServesAGameBySearch) {
 // A search told to stop from another thread ends at once with a 503, and
 // several answers search at once, one search each.
 TEST(CatalogTest, SearchesAreCancelledAndShared) {
-  const Game game = *Game::Create({7, 6, 4, true});
   Catalog games;
-  ASSERT_TRUE(games.AddSearched(Searches(game, 2), nullptr, 0).ok());
+  ASSERT_TRUE(games.Add(Searched(2, 0)).ok());
   std::atomic<bool> cancel{false};
   std::thread stopper([&] {
     absl::SleepFor(absl::Milliseconds(200));

@@ -1,0 +1,194 @@
+#include "player/answer_source.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "data/builtin.h"
+#include "solver/game/printable.h"
+#include "table/record.h"
+
+namespace mnk {
+namespace {
+
+// kNotFound: no built-in table for `spec`, saying what would make one (or
+// why none can be made).
+absl::Status NoBuiltinTable(const GameSpec& spec) {
+  if (absl::Status s = CheckTableCanHold(*Game::Create(spec)); !s.ok()) {
+    return absl::NotFoundError(absl::StrCat(
+        "no built-in table for ", spec.Name(), ", and ", s.message()));
+  }
+  return absl::NotFoundError(absl::StrCat(
+      "no built-in table for ", spec.Name(),
+      ": make one with `bazel run //solver:solve -- --width=", spec.width,
+      " --height=", spec.height, " --k=", spec.k,
+      spec.gravity ? " --gravity" : "", spec.misere ? " --misere" : "",
+      " --out=FILE` and pass --table=FILE"));
+}
+
+// A table loaded from `path`, or the built-in `name` from its bytes;
+// nullptr (and OK) when neither exists.
+absl::StatusOr<std::unique_ptr<Table>> LoadNamed(
+    const std::string& path, const std::string& name,
+    std::optional<GameSpec> expected, const SourceOptions& options) {
+  const Table::Placement placement = options.placement;
+  absl::StatusOr<Table> table =
+      !path.empty() ? Table::Load(path, expected, placement)
+      : options.builtin && BuiltinTable(name).has_value()
+          ? Table::FromBytes(std::string(*BuiltinTable(name)), expected,
+                             absl::StrCat("the built-in table ", name))
+          : absl::StatusOr<Table>(absl::NotFoundError(name));
+  if (absl::IsNotFound(table.status()) && path.empty()) return nullptr;
+  if (!table.ok()) return table.status();
+  return std::make_unique<Table>(*std::move(table));
+}
+
+}  // namespace
+
+AnswerSource::Lease::Lease(Lease&& other) noexcept
+    : source_(other.source_), search_(other.search_) {
+  other.search_ = nullptr;
+}
+
+AnswerSource::Lease::~Lease() {
+  if (search_ != nullptr) source_->Give(search_);
+}
+
+Oracle AnswerSource::Lease::oracle(const std::atomic<bool>* cancel) const {
+  if (source_->table_ != nullptr) return Oracle(*source_->table_);
+  return Oracle(search_, source_->book_.get(), source_->max_nodes_, cancel);
+}
+
+AnswerSource::Lease AnswerSource::Take() const {
+  if (searches_.empty()) return Lease(this, nullptr);
+  absl::MutexLock lock(&mu_);
+  mu_.Await(absl::Condition(
+      +[](std::vector<ConnectSearch*>* f) { return !f->empty(); }, &free_));
+  ConnectSearch* search = free_.back();
+  free_.pop_back();
+  return Lease(this, search);
+}
+
+void AnswerSource::Give(ConnectSearch* search) const {
+  absl::MutexLock lock(&mu_);
+  free_.push_back(search);
+}
+
+Oracle AnswerSource::oracle() const {
+  if (table_ != nullptr) return Oracle(*table_);
+  return Oracle(searches_.front().get(), book_.get(), max_nodes_);
+}
+
+const Game& AnswerSource::game() const {
+  return table_ != nullptr ? table_->game() : searches_.front()->game();
+}
+
+std::unique_ptr<AnswerSource> AnswerSource::Of(Table table,
+                                               std::string origin) {
+  std::unique_ptr<AnswerSource> source(new AnswerSource());
+  source->table_ = std::make_unique<Table>(std::move(table));
+  source->origin_ = std::move(origin);
+  return source;
+}
+
+absl::StatusOr<std::unique_ptr<AnswerSource>> AnswerSource::Open(
+    std::optional<GameSpec> spec, const SourceOptions& options) {
+  std::unique_ptr<AnswerSource> source(new AnswerSource());
+  if (!options.table.empty()) {
+    absl::StatusOr<Table> table =
+        Table::Load(options.table, std::nullopt, options.placement);
+    if (!table.ok()) return table.status();
+    if (spec.has_value()) {
+      if (absl::Status s = table->ExpectGame(*spec, options.table); !s.ok()) {
+        return s;
+      }
+    }
+    // An opening book goes before the search (solve --layout=book's tables
+    // hold every position in play: they answer alone).
+    if (!table->complete()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          Printable(options.table),
+          " is an opening book, not a table: pass it as --book=FILE"));
+    }
+    if (!options.book.empty()) {
+      return absl::InvalidArgumentError(
+          "--book applies to a game played by search, not from a table");
+    }
+    source->table_ = std::make_unique<Table>(*std::move(table));
+    source->origin_ = options.table;
+    return source;
+  }
+  if (!spec.has_value()) {
+    return absl::InvalidArgumentError("expected a game or a table file");
+  }
+  if (absl::StatusOr<Game> game = Game::Create(*spec); !game.ok()) {
+    return game.status();
+  }
+  absl::StatusOr<std::unique_ptr<Table>> builtin =
+      LoadNamed("", spec->FileStem(), spec, options);
+  if (!builtin.ok()) return builtin.status();
+  if (*builtin != nullptr) {
+    if (!options.book.empty()) {
+      return absl::InvalidArgumentError(
+          "--book applies to a game played by search, not from a table");
+    }
+    source->table_ = *std::move(builtin);
+    source->origin_ = "built-in";
+    return source;
+  }
+  if (absl::Status s =
+          source->OpenSearch(*spec, options, NoBuiltinTable(*spec));
+      !s.ok()) {
+    return s;
+  }
+  return source;
+}
+
+absl::Status AnswerSource::OpenSearch(const GameSpec& spec,
+                                      const SourceOptions& options,
+                                      const absl::Status& no_table) {
+  const Game game = *Game::Create(spec);
+  if (options.searches < 1 || options.searches > ConnectSearch::kMaxThreads ||
+      options.search_threads < 1 ||
+      options.search_threads > ConnectSearch::kMaxThreads) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "searches ", options.searches, " of ", options.search_threads,
+        " threads: expected 1 to ", ConnectSearch::kMaxThreads, " of each"));
+  }
+  absl::StatusOr<int> bits = ConnectSearch::TableBitsForFlag(
+      options.search_memory, options.searches,
+      options.search_memory_name.empty()
+          ? absl::StrCat("search memory of ", options.search_memory, " bytes")
+          : options.search_memory_name);
+  for (int i = 0; i < options.searches; ++i) {
+    ConnectSearchOptions search_options;
+    search_options.table_bits = bits.ok() ? *bits : 24;
+    search_options.threads = options.search_threads;
+    absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
+        ConnectSearch::Create(game, search_options);
+    // A game the search cannot play keeps the table's error.
+    if (!search.ok() && !spec.gravity) return no_table;
+    if (!search.ok() && absl::IsInvalidArgument(search.status())) {
+      return absl::Status(no_table.code(),
+                          absl::StrCat(no_table.message(), " (",
+                                       search.status().message(), ")"));
+    }
+    if (!bits.ok()) return bits.status();
+    if (!search.ok()) return search.status();
+    searches_.push_back(*std::move(search));
+    free_.push_back(searches_.back().get());
+  }
+  absl::StatusOr<std::unique_ptr<Table>> book = LoadNamed(
+      options.book, absl::StrCat(spec.FileStem(), "-book"), spec, options);
+  if (!book.ok()) return book.status();
+  if (*book != nullptr && (*book)->layout() != Layout::kBook) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(Printable(options.book), " is a table in the ",
+                     (*book)->layout_name(), " layout, not a book"));
+  }
+  book_ = *std::move(book);
+  max_nodes_ = options.max_nodes;
+  origin_ = "search";
+  return absl::OkStatus();
+}
+
+}  // namespace mnk

@@ -1,0 +1,124 @@
+// Where a game's answers come from, chosen in one place for every tool and
+// binding (play, serve, the benchmarks, the C library and the Python
+// module): a table file the user names; else the game's built-in table
+// (data/builtin.h); else, on a Connect-style board, the exact search after
+// an opening book (the user's, else the built-in one).
+//
+//   mnk::SourceOptions options;                 // built-in, or:
+//   options.table = "/tables/5x4k4g.mnk";
+//   absl::StatusOr<std::unique_ptr<mnk::AnswerSource>> source =
+//       mnk::AnswerSource::Open(mnk::GameSpec{5, 4, 4, true}, options);
+//   mnk::AnswerSource::Lease lease = (*source)->Take();   // for a search
+//   absl::StatusOr<mnk::Analysis> a = lease.oracle().Analyze(position);
+#ifndef MNK_PLAYER_ANSWER_SOURCE_H_
+#define MNK_PLAYER_ANSWER_SOURCE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "player/player.h"
+#include "solver/game/game.h"
+#include "solver/search/connect.h"
+#include "table/table.h"
+
+namespace mnk {
+
+struct SourceOptions {
+  // A table file; empty: the game's built-in table, if any.
+  std::string table;
+  // The opening book of a searched game; empty: the built-in one, if any.
+  std::string book;
+  // False: no built-in table or book (a Connect-style game with no table
+  // file is then searched from its first move).
+  bool builtin = true;
+  Table::Placement placement = Table::Placement::kMapped;
+  // A searched game's transposition tables, shared among `searches`
+  // searches (each answers one position at a time), each with
+  // `search_threads` threads.
+  uint64_t search_memory = uint64_t{256} << 20;
+  // How messages name search_memory ("--search_memory=1K"); empty: by its
+  // bytes.
+  std::string search_memory_name;
+  int searches = 1;
+  int search_threads = 1;
+  // The most positions a search visits for one answer; 0: no limit.
+  uint64_t max_nodes = 0;
+};
+
+class AnswerSource {
+ public:
+  // The source of `spec`'s answers. With options.table, the table must be
+  // of `spec` when it is given (kFailedPrecondition naming both games) and
+  // complete (a book there is refused: it goes in options.book). Without,
+  // `spec` is required: its built-in table, or the search. Errors: the
+  // table's (Table::Load); kNotFound "no built-in table ..." for a game
+  // with neither table nor search (saying what would make one);
+  // kInvalidArgument for options out of range (search memory too little:
+  // naming --search_memory); kResourceExhausted when the search's memory
+  // cannot be had.
+  static absl::StatusOr<std::unique_ptr<AnswerSource>> Open(
+      std::optional<GameSpec> spec, const SourceOptions& options);
+  // The source of a table already loaded; `origin` names it.
+  static std::unique_ptr<AnswerSource> Of(Table table, std::string origin);
+
+  const Game& game() const;
+  // The table answering (null for a searched game), the book (may be
+  // null), and whether answers come from a search.
+  const Table* table() const { return table_.get(); }
+  const Table* book() const { return book_.get(); }
+  bool searched() const { return !searches_.empty(); }
+  // "built-in", a table file's path, or "search".
+  const std::string& origin() const { return origin_; }
+
+  // One search's use, or none for a table: the oracle to answer with.
+  // Its search (if any) is the caller's alone until the lease ends.
+  class Lease {
+   public:
+    Lease(Lease&& other) noexcept;
+    Lease& operator=(Lease&&) = delete;
+    ~Lease();
+    // Answers as the source does; `cancel` stops a search (Oracle).
+    Oracle oracle(const std::atomic<bool>* cancel = nullptr) const;
+
+   private:
+    friend class AnswerSource;
+    Lease(const AnswerSource* source, ConnectSearch* search)
+        : source_(source), search_(search) {}
+    const AnswerSource* source_;
+    ConnectSearch* search_;
+  };
+  // A lease on a free search (waiting for one while every search is in
+  // use); a table's lease holds none. Thread-safe.
+  Lease Take() const;
+  // The oracle of a position that takes no search (a table's, the book's,
+  // a game over): thread-safe, no lease needed.
+  Oracle oracle() const;
+  // True when answering `p` (valid) takes a search.
+  bool NeedsSearch(const Position& p) const {
+    return searched() && !oracle().AnswersAtOnce(p);
+  }
+
+ private:
+  AnswerSource() = default;
+  void Give(ConnectSearch* search) const;
+  absl::Status OpenSearch(const GameSpec& spec, const SourceOptions& options,
+                          const absl::Status& no_table);
+
+  std::unique_ptr<Table> table_;
+  std::unique_ptr<Table> book_;
+  std::vector<std::unique_ptr<ConnectSearch>> searches_;
+  uint64_t max_nodes_ = 0;
+  std::string origin_;
+  mutable absl::Mutex mu_;
+  mutable std::vector<ConnectSearch*> free_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace mnk
+
+#endif  // MNK_PLAYER_ANSWER_SOURCE_H_

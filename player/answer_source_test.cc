@@ -1,0 +1,93 @@
+#include "player/answer_source.h"
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace mnk {
+namespace {
+
+absl::StatusOr<Analysis> Answer(const AnswerSource& source,
+                                const std::string& position) {
+  const AnswerSource::Lease lease = source.Take();
+  return lease.oracle().Analyze(*source.game().Parse(position));
+}
+
+TEST(AnswerSourceTest, BuiltInTablesNeedNoFile) {
+  for (const GameSpec& spec :
+       {GameSpec{3, 3, 3}, GameSpec{3, 3, 3, false, true},
+        GameSpec{4, 4, 4, true}}) {
+    absl::StatusOr<std::unique_ptr<AnswerSource>> source =
+        AnswerSource::Open(spec, {});
+    ASSERT_TRUE(source.ok()) << source.status();
+    EXPECT_EQ((*source)->origin(), "built-in");
+    ASSERT_NE((*source)->table(), nullptr);
+    EXPECT_FALSE((*source)->searched());
+    EXPECT_EQ((*source)->game().spec(), spec);
+  }
+  const auto ttt = *AnswerSource::Open(GameSpec{3, 3, 3}, {});
+  absl::StatusOr<Analysis> a = Answer(*ttt, "X.O/X.X/OO.");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->record, (Record{Value::kWin, 1, 4}));
+}
+
+TEST(AnswerSourceTest, ConnectFourBySearchAfterTheBuiltInBook) {
+  SourceOptions options;
+  options.search_memory = 16 << 20;
+  options.searches = 2;
+  const auto source = *AnswerSource::Open(GameSpec{7, 6, 4, true}, options);
+  EXPECT_EQ(source->origin(), "search");
+  ASSERT_NE(source->book(), nullptr);
+  const Position empty{};
+  EXPECT_FALSE(source->NeedsSearch(empty));  // in the book
+  absl::StatusOr<Analysis> start = source->oracle().Analyze(empty);
+  ASSERT_TRUE(start.ok());
+  EXPECT_EQ(start->record.value, Value::kWin);
+  EXPECT_EQ(start->record.remoteness, 41);
+  EXPECT_EQ(start->record.best_move, 38);  // the centre column, bottom row
+  // Off the book: two answers at once, a search each.
+  const std::string late = "......./......./...O.../..XX.O./.OOXXX./OXXOOXO";
+  EXPECT_TRUE(source->NeedsSearch(*source->game().Parse(late)));
+  std::vector<std::thread> threads;
+  std::vector<int> best(2, -1);
+  for (int i = 0; i < 2; ++i) {
+    threads.emplace_back(
+        [&, i] { best[i] = Answer(*source, late)->record.best_move; });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(best, (std::vector<int>{16, 16}));
+}
+
+TEST(AnswerSourceTest, SaysWhyAGameHasNoSource) {
+  absl::StatusOr<std::unique_ptr<AnswerSource>> none =
+      AnswerSource::Open(GameSpec{4, 4, 4}, {});
+  EXPECT_EQ(none.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(none.status().message().find(
+                "no built-in table for 4,4,4: make one with `bazel run "
+                "//solver:solve -- --width=4 --height=4 --k=4 --out=FILE`"),
+            std::string::npos)
+      << none.status();
+  none = AnswerSource::Open(GameSpec{8, 8, 5}, {});
+  EXPECT_EQ(none.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(none.status().message().find("has 64 cells"), std::string::npos);
+  EXPECT_EQ(AnswerSource::Open(GameSpec{3, 3, 9}, {}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(AnswerSource::Open(std::nullopt, {}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  SourceOptions little;
+  little.search_memory = 1024;
+  little.search_memory_name = "--search_memory=1K";
+  absl::StatusOr<std::unique_ptr<AnswerSource>> starved =
+      AnswerSource::Open(GameSpec{7, 6, 4, true}, little);
+  EXPECT_EQ(starved.status().message(),
+            "--search_memory=1K is too little: expected at least 16 KiB");
+  SourceOptions missing;
+  missing.table = "/nonexistent/t.mnk";
+  EXPECT_EQ(AnswerSource::Open(GameSpec{3, 3, 3}, missing).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace mnk
