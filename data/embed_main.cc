@@ -38,13 +38,12 @@ int main(int argc, char** argv) {
     out << "alignas(64) const unsigned char kFile" << i << "[] = {";
     for (size_t j = 0; j < bytes.size(); ++j) {
       out << (j % 20 == 0 ? "\n" : "")
-          << static_cast<unsigned>(static_cast<unsigned char>(bytes[j]))
-          << ",";
+          << static_cast<unsigned>(static_cast<unsigned char>(bytes[j])) << ",";
     }
     out << "0};\n";
-    entries += "      {\"" + arg.substr(0, eq) + "\", {reinterpret_cast<const char*>(kFile" +
-               std::to_string(i) + "), " + std::to_string(bytes.size()) +
-               "}},\n";
+    entries += "      {\"" + arg.substr(0, eq) +
+               "\", {reinterpret_cast<const char*>(kFile" + std::to_string(i) +
+               "), " + std::to_string(bytes.size()) + "}},\n";
   }
   out << "}  // namespace\n\nconst std::vector<BuiltinFile>& BuiltinFiles() {\n"
          "  static const auto* files = new std::vector<BuiltinFile>{\n"

@@ -53,9 +53,11 @@ AnswerSource::Lease::~Lease() {
   if (search_ != nullptr) source_->Give(search_);
 }
 
-Oracle AnswerSource::Lease::oracle(const std::atomic<bool>* cancel) const {
+Oracle AnswerSource::Lease::oracle(const std::atomic<bool>* cancel,
+                                   uint64_t max_nodes) const {
   if (source_->table_ != nullptr) return Oracle(*source_->table_);
-  return Oracle(search_, source_->book_.get(), source_->max_nodes_, cancel);
+  return Oracle(search_, source_->book_.get(),
+                max_nodes != 0 ? max_nodes : source_->max_nodes_, cancel);
 }
 
 AnswerSource::Lease AnswerSource::Take() const {

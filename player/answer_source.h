@@ -83,8 +83,10 @@ class AnswerSource {
     Lease(Lease&& other) noexcept;
     Lease& operator=(Lease&&) = delete;
     ~Lease();
-    // Answers as the source does; `cancel` stops a search (Oracle).
-    Oracle oracle(const std::atomic<bool>* cancel = nullptr) const;
+    // Answers as the source does; `cancel` stops a search (Oracle), and
+    // `max_nodes` (0: the source's) limits it.
+    Oracle oracle(const std::atomic<bool>* cancel = nullptr,
+                  uint64_t max_nodes = 0) const;
 
    private:
     friend class AnswerSource;

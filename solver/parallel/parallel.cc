@@ -17,16 +17,17 @@ void AdviseHugePages(const void* data, size_t bytes) {
 }
 
 Progress::Progress(bool enabled, std::string label, uint64_t total,
-                   std::string unit)
+                   std::string unit, ProgressCallback callback)
     : enabled_(enabled),
+      callback_(std::move(callback)),
       label_(std::move(label)),
       total_(total),
       unit_(std::move(unit)) {
-  if (enabled_) thread_ = std::thread([this] { Run(); });
+  if (enabled_ || callback_) thread_ = std::thread([this] { Run(); });
 }
 
 Progress::~Progress() {
-  if (!enabled_) return;
+  if (!enabled_ && !callback_) return;
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
@@ -34,7 +35,7 @@ Progress::~Progress() {
   cv_.notify_all();
   thread_.join();
   Draw();
-  std::fputc('\n', stderr);
+  if (enabled_) std::fputc('\n', stderr);
 }
 
 void Progress::Run() {
@@ -46,6 +47,11 @@ void Progress::Run() {
 }
 
 void Progress::Draw() {
+  if (callback_) {
+    callback_(phase_.load(), layer_.load(), std::min(done_.load(), total_),
+              total_);
+  }
+  if (!enabled_) return;
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
           .count();

@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -76,6 +77,12 @@ void ReserveHugePages(std::vector<T>& v, size_t n) {
   AdviseHugePages(v.data(), n * sizeof(T));
 }
 
+// What a progress callback is told, now and then from a thread of its
+// own, and once at the end: the phase ("marking", "solving"), the layer
+// (-1: none), and the work done of `total`.
+using ProgressCallback = std::function<void(const char* phase, int layer,
+                                            uint64_t done, uint64_t total)>;
+
 // While alive and enabled, redraws one line on standard error four times a
 // second:
 //   "solve 4,4,4: solving layer 9  1.2e+06 of 1e+07 positions  3.1e+06/s
@@ -86,8 +93,10 @@ void ReserveHugePages(std::vector<T>& v, size_t n) {
 // and ends it with a newline when destroyed. Add() is thread-safe.
 class Progress {
  public:
+  // `enabled`: the line on standard error; `callback`, when set, is called
+  // every quarter second and once at the end.
   Progress(bool enabled, std::string label, uint64_t total,
-           std::string unit = "positions");
+           std::string unit = "positions", ProgressCallback callback = {});
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -119,6 +128,7 @@ class Progress {
   void Draw();
 
   const bool enabled_;
+  const ProgressCallback callback_;
   const std::string label_;
   const uint64_t total_;
   const std::string unit_;

@@ -346,7 +346,8 @@ class LayeredSolver {
         cluster_(cluster),
         compact_layout_(index_),
         progress_(options.progress && keep_, "solve " + game_.spec().Name(),
-                  index_.size() * (forward_ ? 2 : 1)) {
+                  index_.size() * (forward_ ? 2 : 1), "positions",
+                  keep_ ? options.on_progress : ProgressCallback()) {
     solution_.stats.per_ply.assign(game_.cells() + 1, 0);
   }
 

@@ -34,6 +34,7 @@
 #define MNK_SOLVER_RETROGRADE_SOLVER_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,12 @@ struct SolveOptions {
   int threads = 2;
   // Draws a progress line on standard error while layers are solved.
   bool progress = false;
+  // Called now and then, from a thread of its own, while layers are solved,
+  // and once at the end: the phase ("marking", "solving"), the layer, and
+  // the work done of `total` (solver/parallel/parallel.h's Progress).
+  std::function<void(const char* phase, int layer, uint64_t done,
+                     uint64_t total)>
+      on_progress;
   // Marks reachable positions by a forward pass from the empty board even
   // without gravity (where a local test decides): a cross-check.
   bool forward_reachability = false;

@@ -1,0 +1,197 @@
+/* mnk.h: the perfect player of tic-tac-toe and its family (m,n,k-games,
+ * Connect-style gravity, misère) from C, C++, or any language that calls
+ * C (Python's ctypes, C#'s P/Invoke). The same code as the `play` tool:
+ * its tables, its built-in tables and Connect Four book, its exact search.
+ *
+ *   mnk_source* ttt = NULL;
+ *   mnk_game game = {3, 3, 3, 0, 0};          // width, height, k, gravity,
+ *   if (mnk_open_game(&game, NULL, &ttt) != MNK_OK) {       // misère
+ *     fprintf(stderr, "%s\n", mnk_last_error());
+ *   }
+ *   mnk_answer a;
+ *   if (mnk_probe(ttt, "X.O/X.X/OO.", &a) == MNK_OK) {
+ *     // a.value == MNK_WIN, a.remoteness == 1, a.best_move == 4, and
+ *     // a.moves[0 .. a.num_moves - 1]: every legal move's outcome.
+ *   }
+ *   mnk_close(ttt);
+ *
+ * Positions are strings, rows from the top, '/' between rows (optional),
+ * each cell 'X', 'O' or '.': "X.O/X.X/OO."; the side to move follows from
+ * the counts (X moves first). A cell is numbered row * width +
+ * column, row 0 at the top:
+ *
+ *   0 1 2      tic-tac-toe        0  1  2  3  4  5  6    Connect Four 7x6:
+ *   3 4 5                         ...                    a move is a cell,
+ *   6 7 8                         35 36 37 38 39 40 41   or its column
+ *
+ * Values are for the side to move; remoteness counts plies to the end
+ * under perfect play (the winner takes the fastest win, the loser the
+ * slowest loss; a draw lasts until the board is full).
+ *
+ * Errors: every call returns an mnk_status; on failure the calling
+ * thread's mnk_last_error() says what was wrong and what was expected, in
+ * the words `play` prints. No C++ exception leaves a call. A table file is
+ * mapped, not read: one cut short by another program while in use raises
+ * SIGBUS when a probe reads past its new end, as any mapped file does (the
+ * tools catch it and say so; a program that must survive it handles
+ * SIGBUS itself).
+ *
+ * Threads: a source may be probed by many threads at once. A table's
+ * probes run side by side; a searched game (Connect Four 7x6) answers as
+ * many positions at once as it has searches (mnk_options.searches), the
+ * others waiting for one. Opening and closing a source must not overlap
+ * other calls on it. mnk_cancel_set may be called from any thread.
+ */
+#ifndef MNK_API_MNK_H_
+#define MNK_API_MNK_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  MNK_OK = 0,
+  MNK_INVALID_ARGUMENT = 1,    /* a bad position, game, path or option */
+  MNK_NOT_FOUND = 2,           /* no such file; no built-in table; a
+                                  position the table marks unreachable */
+  MNK_FAILED_PRECONDITION = 3, /* a table of another game or format version,
+                                  a directory or special file, a book given
+                                  as a table */
+  MNK_DATA_LOSS = 4,           /* a damaged table, or one changed in use */
+  MNK_RESOURCE_EXHAUSTED = 5,  /* out of memory; a search past max_nodes */
+  MNK_DEADLINE_EXCEEDED = 6,   /* a search past max_seconds */
+  MNK_CANCELLED = 7,           /* a search stopped by its mnk_cancel */
+  MNK_PERMISSION_DENIED = 8,   /* a file that cannot be read or written */
+  MNK_INTERNAL = 9             /* anything else (a bug: please report it) */
+} mnk_status;
+
+typedef enum { MNK_LOSS = 1, MNK_DRAW = 2, MNK_WIN = 3 } mnk_value;
+
+/* A game: width m, height n, k in a row wins; gravity as in Connect Four;
+ * misère: whoever completes k in a row loses. Booleans are 0 or 1. */
+typedef struct {
+  int width;
+  int height;
+  int k;
+  int gravity;
+  int misere;
+} mnk_game;
+
+/* One legal move and what it leads to, for the side to move. */
+typedef struct {
+  int cell;   /* row * width + column */
+  int column; /* the cell's column */
+  mnk_value value;
+  int remoteness; /* plies to the end from the position; -1 unknown */
+} mnk_move;
+
+#define MNK_MAX_CELLS 64
+
+/* A position's answer. The caller owns it (no allocation inside). */
+typedef struct {
+  int to_move; /* 0: X, 1: O */
+  mnk_value value;
+  int remoteness; /* -1: unknown (a compact table); 0: the game is over */
+  int best_move;  /* the perfect player's cell; -1 once the game is over */
+  int num_moves;  /* legal moves, by cell */
+  mnk_move moves[MNK_MAX_CELLS];
+} mnk_answer;
+
+/* How a game is opened (mnk_options_init sets the defaults). */
+typedef struct {
+  /* A table file (NULL: the game's built-in table, if any). */
+  const char* table;
+  /* The opening book of a searched game (NULL: the built-in one). */
+  const char* book;
+  /* 0: no built-in table or book. Default 1. */
+  int builtin;
+  /* A searched game: the memory of its transposition tables, shared by
+   * `searches` searches of `search_threads` threads each. Defaults 256 MiB,
+   * 1 and 1. */
+  uint64_t search_memory;
+  int searches;
+  int search_threads;
+} mnk_options;
+
+/* Limits of one answer that takes a search (mnk_probe_within); a table
+ * answers at once and ignores them. 0 or NULL: none. */
+typedef struct mnk_cancel mnk_cancel;
+typedef struct {
+  uint64_t max_nodes; /* positions searched: MNK_RESOURCE_EXHAUSTED past */
+  double max_seconds; /* MNK_DEADLINE_EXCEEDED past */
+  const mnk_cancel* cancel; /* MNK_CANCELLED once set */
+} mnk_limits;
+
+typedef struct mnk_source mnk_source;
+
+/* "1.0.0": this library's version. */
+const char* mnk_version(void);
+
+/* The message of the calling thread's last failed call ("" if none). Valid
+ * until that thread's next call. */
+const char* mnk_last_error(void);
+
+void mnk_options_init(mnk_options* options);
+
+/* Opens `game` as `play` would: its built-in table, else (Connect-style)
+ * the exact search after the built-in book; options->table names a table
+ * file instead. `options` may be NULL (the defaults). MNK_NOT_FOUND for a
+ * game with neither (the message says how to make its table). */
+mnk_status mnk_open_game(const mnk_game* game, const mnk_options* options,
+                         mnk_source** out);
+
+/* Opens a table file, mapped and checked as `play` checks it (the header,
+ * the size, each page's checksum as probes read it). */
+mnk_status mnk_open_table(const char* path, mnk_source** out);
+
+/* Frees a source (NULL is fine). */
+void mnk_close(mnk_source* source);
+
+/* The source's game; whether it answers by search (1) or from a table. */
+mnk_status mnk_source_game(const mnk_source* source, mnk_game* game,
+                           int* searched);
+
+/* The answer to a position: value, remoteness, best move and every legal
+ * move's outcome. A searched position takes as long as it takes. */
+mnk_status mnk_probe(mnk_source* source, const char* position,
+                     mnk_answer* answer);
+
+/* mnk_probe within `limits` (NULL: none). */
+mnk_status mnk_probe_within(mnk_source* source, const char* position,
+                            const mnk_limits* limits, mnk_answer* answer);
+
+/* `count` positions: answers[i] and statuses[i] for each (statuses may be
+ * NULL). Returns MNK_OK when every one was answered, else the first
+ * failure's status (mnk_last_error says which position). */
+mnk_status mnk_probe_many(mnk_source* source, const char* const* positions,
+                          size_t count, mnk_answer* answers,
+                          mnk_status* statuses);
+
+/* A flag that stops searches from another thread. */
+mnk_status mnk_cancel_new(mnk_cancel** out);
+void mnk_cancel_set(mnk_cancel* cancel);
+void mnk_cancel_reset(mnk_cancel* cancel);
+void mnk_cancel_free(mnk_cancel* cancel);
+
+/* Called now and then while a game is solved: the phase ("marking",
+ * "solving"), the layer (stones on the board, -1: none), and the work done
+ * of `total`, from a thread of the solver's. */
+typedef void (*mnk_progress)(void* user, const char* phase, int layer,
+                             uint64_t done, uint64_t total);
+
+/* Solves `game` completely and writes its table (the full layout: value,
+ * remoteness and best move of every position) to `path`, using `threads`
+ * threads (0: one per core) and at most `max_memory` bytes (0: 3/4 of the
+ * machine's). For small games: 4x4 takes a second, 5x4 with gravity a few.
+ * `progress` may be NULL. */
+mnk_status mnk_solve(const mnk_game* game, const char* path, int threads,
+                     uint64_t max_memory, mnk_progress progress, void* user);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* MNK_API_MNK_H_ */

@@ -1,0 +1,301 @@
+/* Every call of the C library (mnk.h), from C99, bad input included: the
+ * built-in tables, a table solved in-process and opened from its file,
+ * Connect Four by search with its limits and a cancel from another thread,
+ * many threads probing one source, and each error's status and message. */
+#define _POSIX_C_SOURCE 200809L
+#include "api/mnk.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(cond)                                                     \
+  do {                                                                  \
+    ++checks;                                                           \
+    if (!(cond)) {                                                      \
+      ++failures;                                                       \
+      fprintf(stderr, "%s:%d: failed: %s (last error: %s)\n", __FILE__, \
+              __LINE__, #cond, mnk_last_error());                       \
+    }                                                                   \
+  } while (0)
+
+static int contains(const char* text, const char* part) {
+  return strstr(text, part) != NULL;
+}
+
+static char* temp_path(const char* name) {
+  static char path[4096];
+  const char* dir = getenv("TEST_TMPDIR");
+  snprintf(path, sizeof(path), "%s/%s", dir != NULL ? dir : "/tmp", name);
+  return path;
+}
+
+static void test_tictactoe(void) {
+  mnk_game game = {3, 3, 3, 0, 0};
+  mnk_source* ttt = NULL;
+  CHECK(mnk_open_game(&game, NULL, &ttt) == MNK_OK);
+  mnk_game got;
+  int searched = -1;
+  CHECK(mnk_source_game(ttt, &got, &searched) == MNK_OK);
+  CHECK(got.width == 3 && got.height == 3 && got.k == 3 && !got.gravity &&
+        !got.misere && searched == 0);
+  mnk_answer a;
+  CHECK(mnk_probe(ttt, "X.O/X.X/OO.", &a) == MNK_OK);
+  CHECK(a.to_move == 0 && a.value == MNK_WIN && a.remoteness == 1 &&
+        a.best_move == 4 && a.num_moves == 3);
+  CHECK(a.moves[0].cell == 1 && a.moves[0].value == MNK_LOSS &&
+        a.moves[0].remoteness == 2);
+  CHECK(a.moves[1].cell == 4 && a.moves[1].value == MNK_WIN);
+  /* The empty board: a draw in 9, the corner first (the lowest cell). */
+  CHECK(mnk_probe(ttt, ".........", &a) == MNK_OK);
+  CHECK(a.value == MNK_DRAW && a.remoteness == 9 && a.best_move == 0 &&
+        a.num_moves == 9);
+  /* A game over: no move. */
+  CHECK(mnk_probe(ttt, "XXX/OO./...", &a) == MNK_OK);
+  CHECK(a.value == MNK_LOSS && a.remoteness == 0 && a.best_move == -1 &&
+        a.num_moves == 0 && a.to_move == 1);
+  /* Bad positions. */
+  CHECK(mnk_probe(ttt, "XXXX", &a) == MNK_INVALID_ARGUMENT);
+  CHECK(contains(mnk_last_error(), "position 'XXXX'"));
+  CHECK(mnk_probe(ttt, "OOO/.../...", &a) == MNK_INVALID_ARGUMENT);
+  CHECK(mnk_probe(ttt, NULL, &a) == MNK_INVALID_ARGUMENT);
+  CHECK(mnk_probe(NULL, ".........", &a) == MNK_INVALID_ARGUMENT);
+  /* A batch: the first failure's status, each position's own. */
+  const char* positions[] = {".........", "X........", "bad", "XO......."};
+  mnk_answer answers[4];
+  mnk_status statuses[4];
+  CHECK(mnk_probe_many(ttt, positions, 4, answers, statuses) ==
+        MNK_INVALID_ARGUMENT);
+  CHECK(contains(mnk_last_error(), "position 2: position 'bad'"));
+  CHECK(statuses[0] == MNK_OK && statuses[1] == MNK_OK &&
+        statuses[2] == MNK_INVALID_ARGUMENT && statuses[3] == MNK_OK);
+  CHECK(answers[1].to_move == 1 && answers[1].value == MNK_DRAW &&
+        answers[3].value == MNK_WIN);
+  CHECK(mnk_probe_many(ttt, positions, 2, answers, NULL) == MNK_OK);
+  mnk_close(ttt);
+
+  game.misere = 1;
+  mnk_source* misere = NULL;
+  CHECK(mnk_open_game(&game, NULL, &misere) == MNK_OK);
+  CHECK(mnk_probe(misere, ".........", &a) == MNK_OK);
+  CHECK(a.value == MNK_DRAW && a.best_move == 4); /* the centre alone */
+  mnk_close(misere);
+}
+
+static void test_bad_games_and_files(void) {
+  mnk_source* s = NULL;
+  mnk_game bad = {3, 3, 0, 0, 0};
+  CHECK(mnk_open_game(&bad, NULL, &s) == MNK_INVALID_ARGUMENT && s == NULL);
+  CHECK(contains(mnk_last_error(), "k"));
+  CHECK(mnk_open_game(NULL, NULL, &s) == MNK_INVALID_ARGUMENT);
+  mnk_game g444 = {4, 4, 4, 0, 0};
+  CHECK(mnk_open_game(&g444, NULL, &s) == MNK_NOT_FOUND);
+  CHECK(contains(mnk_last_error(), "no built-in table for 4,4,4"));
+  mnk_game g885 = {8, 8, 5, 0, 0};
+  CHECK(mnk_open_game(&g885, NULL, &s) == MNK_NOT_FOUND);
+  CHECK(contains(mnk_last_error(), "64 cells"));
+  CHECK(mnk_open_table("/nonexistent/t.mnk", &s) == MNK_NOT_FOUND);
+  CHECK(mnk_open_table("", &s) == MNK_INVALID_ARGUMENT);
+  CHECK(mnk_open_table(NULL, &s) == MNK_INVALID_ARGUMENT);
+  const char* dir = temp_path("a-dir.mnk");
+  mkdir(dir, 0755);
+  CHECK(mnk_open_table(dir, &s) == MNK_FAILED_PRECONDITION);
+  CHECK(contains(mnk_last_error(), "directory"));
+  const char* junk = temp_path("junk.mnk");
+  FILE* f = fopen(junk, "w");
+  fputs(
+      "this is not a table file, though it is long enough to look at: "
+      "........................................",
+      f);
+  fclose(f);
+  CHECK(mnk_open_table(junk, &s) == MNK_DATA_LOSS);
+  CHECK(contains(mnk_last_error(), "not a table file"));
+  mnk_options options;
+  mnk_options_init(&options);
+  CHECK(options.builtin == 1 && options.searches == 1 &&
+        options.search_threads == 1 &&
+        options.search_memory == (uint64_t)256 << 20);
+  mnk_game c4 = {7, 6, 4, 1, 0};
+  options.search_memory = 1024;
+  CHECK(mnk_open_game(&c4, &options, &s) == MNK_INVALID_ARGUMENT);
+  CHECK(contains(mnk_last_error(), "too little"));
+}
+
+static int progress_calls = 0;
+static uint64_t progress_total = 0;
+static void on_progress(void* user, const char* phase, int layer, uint64_t done,
+                        uint64_t total) {
+  (void)phase;
+  (void)layer;
+  ++*(int*)user;
+  progress_total = total;
+  if (done > total) progress_total = 0;
+}
+
+static void test_solve_and_open_table(void) {
+  mnk_game g443 = {4, 4, 3, 0, 0};
+  const char* path = temp_path("4x4k3.mnk");
+  CHECK(mnk_solve(&g443, path, 2, 0, on_progress, &progress_calls) == MNK_OK);
+  CHECK(progress_calls >= 1 && progress_total > 0);
+  mnk_source* t = NULL;
+  CHECK(mnk_open_table(path, &t) == MNK_OK);
+  mnk_game got;
+  CHECK(mnk_source_game(t, &got, NULL) == MNK_OK && got.width == 4 &&
+        got.k == 3);
+  mnk_answer a;
+  CHECK(mnk_probe(t, "..../..../..../....", &a) == MNK_OK);
+  /* A first-player win in 5 (the published value), as `solve` prints. */
+  CHECK(a.value == MNK_WIN && a.remoteness == 5 && a.best_move == 5 &&
+        a.num_moves == 16);
+  mnk_close(t);
+  /* The table named as a game's, and as another game's. */
+  mnk_options options;
+  mnk_options_init(&options);
+  options.table = path;
+  CHECK(mnk_open_game(&g443, &options, &t) == MNK_OK);
+  mnk_close(t);
+  mnk_game other = {4, 4, 4, 0, 0};
+  CHECK(mnk_open_game(&other, &options, &t) == MNK_FAILED_PRECONDITION);
+  CHECK(contains(mnk_last_error(), "not for the game asked for"));
+  /* Bad solves. */
+  CHECK(mnk_solve(&g443, "", 1, 0, NULL, NULL) == MNK_INVALID_ARGUMENT);
+  CHECK(mnk_solve(&g443, path, -1, 0, NULL, NULL) == MNK_INVALID_ARGUMENT);
+  CHECK(mnk_solve(&g443, "/nonexistent/dir/t.mnk", 1, 0, NULL, NULL) != MNK_OK);
+  mnk_game g444 = {4, 4, 4, 0, 0};
+  CHECK(mnk_solve(&g444, path, 1, 1 << 20, NULL, NULL) ==
+        MNK_RESOURCE_EXHAUSTED);
+  mnk_game g76 = {7, 6, 4, 0, 0};
+  CHECK(mnk_solve(&g76, path, 1, 0, NULL, NULL) == MNK_RESOURCE_EXHAUSTED);
+  CHECK(contains(mnk_last_error(), "solving 7,6,4 needs"));
+}
+
+/* Connect Four 7x6: by search after the built-in book. */
+static const char* kHard = "......./......./......./......./X....../O.....X";
+
+struct canceller {
+  mnk_cancel* cancel;
+};
+static void* cancel_soon(void* arg) {
+  const struct timespec wait = {0, 200 * 1000 * 1000};
+  nanosleep(&wait, NULL);
+  mnk_cancel_set(((struct canceller*)arg)->cancel);
+  return NULL;
+}
+
+static void test_connect_four(void) {
+  mnk_game c4 = {7, 6, 4, 1, 0};
+  mnk_options options;
+  mnk_options_init(&options);
+  options.search_memory = 64 << 20;
+  options.searches = 2;
+  mnk_source* s = NULL;
+  CHECK(mnk_open_game(&c4, &options, &s) == MNK_OK);
+  int searched = 0;
+  mnk_game got;
+  CHECK(mnk_source_game(s, &got, &searched) == MNK_OK && searched == 1);
+  mnk_answer a;
+  CHECK(mnk_probe(s, "......./......./......./......./......./.......", &a) ==
+        MNK_OK);
+  CHECK(a.value == MNK_WIN && a.remoteness == 41 && a.best_move == 38 &&
+        a.num_moves == 7);
+  CHECK(a.moves[3].cell == 38 && a.moves[3].column == 3);
+  /* A quick search: the same answer as play's. */
+  CHECK(mnk_probe(s, "......./......./...O.../..XX.O./.OOXXX./OXXOOXO", &a) ==
+        MNK_OK);
+  CHECK(a.best_move == 16);
+  /* The limits of a long search. */
+  mnk_limits limits = {1000, 0, NULL};
+  CHECK(mnk_probe_within(s, kHard, &limits, &a) == MNK_RESOURCE_EXHAUSTED);
+  CHECK(contains(mnk_last_error(), "1000 positions"));
+  limits.max_nodes = 0;
+  limits.max_seconds = 0.2;
+  CHECK(mnk_probe_within(s, kHard, &limits, &a) == MNK_DEADLINE_EXCEEDED);
+  CHECK(contains(mnk_last_error(), "took more than 0.2 s"));
+  limits.max_seconds = -1;
+  CHECK(mnk_probe_within(s, kHard, &limits, &a) == MNK_INVALID_ARGUMENT);
+  mnk_cancel* cancel = NULL;
+  CHECK(mnk_cancel_new(&cancel) == MNK_OK);
+  struct canceller c = {cancel};
+  pthread_t thread;
+  pthread_create(&thread, NULL, cancel_soon, &c);
+  limits.max_seconds = 0;
+  limits.cancel = cancel;
+  CHECK(mnk_probe_within(s, kHard, &limits, &a) == MNK_CANCELLED);
+  pthread_join(thread, NULL);
+  /* Reset, the flag lets a search run again; with time and cancel both. */
+  mnk_cancel_reset(cancel);
+  limits.max_seconds = 0.1;
+  CHECK(mnk_probe_within(s, kHard, &limits, &a) == MNK_DEADLINE_EXCEEDED);
+  mnk_cancel_set(cancel);
+  limits.max_seconds = 5;
+  CHECK(mnk_probe_within(s, kHard, &limits, &a) == MNK_CANCELLED);
+  mnk_cancel_free(cancel);
+  mnk_close(s);
+}
+
+/* Many threads probe one source: every answer the same as one thread's. */
+struct prober {
+  mnk_source* source;
+  const char* const* positions;
+  int count;
+  const mnk_answer* expected;
+  int wrong;
+};
+static void* probe_all(void* arg) {
+  struct prober* p = (struct prober*)arg;
+  for (int round = 0; round < 20; ++round) {
+    for (int i = 0; i < p->count; ++i) {
+      mnk_answer a;
+      if (mnk_probe(p->source, p->positions[i], &a) != MNK_OK ||
+          memcmp(&a, &p->expected[i], sizeof(a)) != 0) {
+        ++p->wrong;
+      }
+    }
+  }
+  return NULL;
+}
+
+static void test_threads(void) {
+  mnk_game c4x4 = {4, 4, 4, 1, 0};
+  mnk_source* s = NULL;
+  CHECK(mnk_open_game(&c4x4, NULL, &s) == MNK_OK);
+  static const char* positions[] = {
+      "..../..../..../....", "..../..../..../X...", "..../..../..../XO..",
+      "..../..../O.../X...", "..../..../.X../.OX.", "..../..../O.../XX.O"};
+  mnk_answer expected[6];
+  CHECK(mnk_probe_many(s, positions, 6, expected, NULL) == MNK_OK);
+  struct prober probers[8];
+  pthread_t threads[8];
+  for (int t = 0; t < 8; ++t) {
+    struct prober p = {s, positions, 6, expected, 0};
+    probers[t] = p;
+    pthread_create(&threads[t], NULL, probe_all, &probers[t]);
+  }
+  int wrong = 0;
+  for (int t = 0; t < 8; ++t) {
+    pthread_join(threads[t], NULL);
+    wrong += probers[t].wrong;
+  }
+  CHECK(wrong == 0);
+  mnk_close(s);
+}
+
+int main(void) {
+  CHECK(strcmp(mnk_version(), "1.0.0") == 0);
+  CHECK(strcmp(mnk_last_error(), "") == 0);
+  test_tictactoe();
+  test_bad_games_and_files();
+  test_solve_and_open_table();
+  test_connect_four();
+  test_threads();
+  mnk_close(NULL);
+  printf("%d passed, %d failed\n", checks - failures, failures);
+  return failures == 0 ? 0 : 1;
+}
