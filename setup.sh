@@ -23,6 +23,8 @@ packages=(
   libzstd-dev            # the solver's tiers on disk (--work-dir)
   nlohmann-json3-dev     # JSON output, and JSON read back in tests
   libmicrohttpd-dev      # the web server (player/serve)
+  pybind11-dev           # the Python module (//python:mnk) ...
+  python3-dev            # ... for Debian's Python 3
   g++
   git
 )
@@ -36,6 +38,8 @@ test_packages=(
   libclang-rt-14-dev     # clang's sanitizer and fuzzer runtimes
   clang-format           # the style check in CI
   time                   # /usr/bin/time: peak memory in the end-to-end tests
+  python3-pytest         # the Python module's tests
+  mono-mcs               # the C# example (P/Invoke into libmnk.so)
 )
 
 case "${1:-}" in

@@ -22,7 +22,6 @@
 #include "solver/game/game.h"
 #include "solver/retrograde/solver.h"
 #include "table/record.h"
-#include "table/write.h"
 
 struct mnk_source {
   std::unique_ptr<mnk::AnswerSource> source;
@@ -338,9 +337,6 @@ mnk_status mnk_solve(const mnk_game* game, const char* path, int threads,
                                        ": expected 0 (one per core) to "
                                        "256"));
     }
-    if (absl::Status s = mnk::CheckTableTarget(path); !s.ok()) {
-      return mnk::Failed(s);
-    }
     mnk::SolveOptions options;
     options.threads = threads > 0
                           ? threads
@@ -352,13 +348,9 @@ mnk_status mnk_solve(const mnk_game* game, const char* path, int threads,
         progress(user, phase, layer, done, total);
       };
     }
-    const mnk::Game g = *mnk::Game::Create(*spec);
-    absl::StatusOr<mnk::Solution> solved = mnk::Solve(g, options);
-    if (!solved.ok()) return mnk::Failed(solved.status());
-    absl::Status written = mnk::WriteTable(path, *spec, solved->records.view(),
-                                           solved->stats.reachable);
-    if (!written.ok()) return mnk::Failed(written);
-    return MNK_OK;
+    absl::Status solved =
+        mnk::SolveToTable(*mnk::Game::Create(*spec), options, path);
+    return solved.ok() ? MNK_OK : mnk::Failed(solved);
   });
 }
 

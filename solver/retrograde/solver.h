@@ -163,6 +163,13 @@ struct Solution {
 // layer's sections).
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 
+// Solves `game` in memory and writes its full table (every position's
+// value, remoteness and best move) to `path`: what the C library and the
+// Python module offer for small games. The target is checked before the
+// solve (CheckTableTarget); Solve's errors, then the writer's.
+absl::Status SolveToTable(const Game& game, const SolveOptions& options,
+                          const std::string& path);
+
 // The bytes Solve() would need (it refuses more than options.max_bytes).
 // Only for games CheckSolvable accepts.
 uint64_t SolveBytes(const Game& game, const SolveOptions& options);

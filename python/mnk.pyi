@@ -1,0 +1,66 @@
+"""The perfect player of tic-tac-toe and its family (m,n,k-games, gravity,
+misère): every position's value, remoteness and best move, from solved
+tables or exact search. docs/python.md shows it in use."""
+
+from typing import Callable, List, Optional
+
+__version__: str
+
+class TableError(Exception):
+    """A table could not be opened or read."""
+
+class MissingTableError(TableError):
+    """No such table file, or no built-in table for the game."""
+
+class DamagedTableError(TableError):
+    """A table file that fails its checks, or changed while in use."""
+
+class WrongGameError(TableError):
+    """A table of another game or format, or a file that is no table."""
+
+class SearchStopped(Exception):
+    """A search that reached its node or time limit before its answer."""
+
+class Move:
+    """One legal move and what it leads to, for the side that moves."""
+    cell: int  # row * width + column, row 0 at the top
+    column: int
+    value: str  # 'win', 'draw' or 'loss'
+    remoteness: Optional[int]  # plies to the end; None if unknown
+
+class Result:
+    """A position's answer, for the side to move."""
+    position: str
+    to_move: str  # 'X' or 'O'
+    value: str  # 'win', 'draw' or 'loss'
+    remoteness: Optional[int]  # 0 once the game is over; None if unknown
+    best_move: Optional[int]  # None once the game is over
+    moves: List[Move]  # every legal move, by cell
+
+class Table:
+    """A game's answers: its table, or the exact search after a book.
+    Thread-safe; a `with` block closes it."""
+    def probe(self, position: str) -> Result: ...
+    def probe_many(self, positions: List[str]) -> List[Result]: ...
+    def analyse(self, position: str, max_nodes: int = 0,
+                max_seconds: float = 0.0) -> Result: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> "Table": ...
+    def __exit__(self, *args: object) -> None: ...
+
+class Game:
+    """An m,n,k-game: width, height, k in a row; gravity; misère."""
+    width: int
+    height: int
+    k: int
+    gravity: bool
+    misere: bool
+    def __init__(self, width: int = 3, height: int = 3, k: int = 3,
+                 gravity: bool = False, misere: bool = False) -> None: ...
+    def table(self, path: str = "", search_memory: int = 256 << 20,
+              search_threads: int = 1) -> Table: ...
+    def solve(self, path: str,
+              progress: Optional[Callable[[str, int, int, int], None]] = None,
+              threads: int = 0) -> None: ...
+
+def open_table(path: str) -> Table: ...

@@ -1,0 +1,436 @@
+// The Python module `mnk` (pybind11), over the same core as `play`:
+// AnswerSource chooses a game's table, book or search; the player's Oracle
+// answers; the retrograde solver and the table writer solve. Errors become
+// Python exceptions carrying the core's message; the GIL is released while
+// the core works (solves, searches, batches). python/mnk.pyi documents the
+// API; docs/python.md shows it in use.
+//
+//   import mnk
+//   with mnk.Game(3, 3, 3).table() as t:
+//       t.probe("X.O/X.X/OO.").best_move     # 4
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "player/answer_source.h"
+#include "player/player.h"
+#include "solver/game/game.h"
+#include "solver/retrograde/solver.h"
+#include "table/record.h"
+
+namespace py = pybind11;
+
+namespace mnk {
+namespace {
+
+// The module's exception classes (made in PYBIND11_MODULE).
+struct Exceptions {
+  PyObject* table_error;     // mnk.TableError(Exception)
+  PyObject* missing;         // mnk.MissingTableError(TableError)
+  PyObject* damaged;         // mnk.DamagedTableError(TableError)
+  PyObject* wrong_game;      // mnk.WrongGameError(TableError)
+  PyObject* search_stopped;  // mnk.SearchStopped(Exception)
+};
+Exceptions exceptions;
+
+// Raises the Python exception for a failed status.
+[[noreturn]] void Raise(const absl::Status& status) {
+  PyObject* type = PyExc_RuntimeError;
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kOutOfRange:
+      type = PyExc_ValueError;
+      break;
+    case absl::StatusCode::kNotFound:
+      type = exceptions.missing;
+      break;
+    case absl::StatusCode::kDataLoss:
+      type = exceptions.damaged;
+      break;
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kAlreadyExists:
+      type = exceptions.wrong_game;
+      break;
+    case absl::StatusCode::kPermissionDenied:
+      type = PyExc_PermissionError;
+      break;
+    case absl::StatusCode::kResourceExhausted:
+      // A search past its node budget is no shortage of memory.
+      type = absl::StrContains(status.message(), "positions of search")
+                 ? exceptions.search_stopped
+                 : PyExc_MemoryError;
+      break;
+    case absl::StatusCode::kCancelled:
+    case absl::StatusCode::kDeadlineExceeded:
+      type = exceptions.search_stopped;
+      break;
+    default:
+      break;
+  }
+  PyErr_SetString(type, std::string(status.message()).c_str());
+  throw py::error_already_set();
+}
+
+template <typename T>
+T OrRaise(absl::StatusOr<T> v) {
+  if (!v.ok()) Raise(v.status());
+  return *std::move(v);
+}
+
+// One legal move and what it leads to.
+struct Move {
+  int cell;
+  int column;
+  std::string value;
+  std::optional<int> remoteness;
+  std::string Repr() const {
+    return absl::StrFormat("Move(cell=%d, value='%s', remoteness=%s)", cell,
+                           value,
+                           remoteness ? absl::StrCat(*remoteness) : "None");
+  }
+};
+
+// A position's answer.
+struct Result {
+  std::string position;
+  std::string to_move;
+  std::string value;
+  std::optional<int> remoteness;
+  std::optional<int> best_move;
+  std::vector<Move> moves;
+  std::string Repr() const {
+    return absl::StrFormat(
+        "Result(position='%s', to_move='%s', value='%s', remoteness=%s, "
+        "best_move=%s, moves=%d)",
+        position, to_move, value,
+        remoteness ? absl::StrCat(*remoteness) : "None",
+        best_move ? absl::StrCat(*best_move) : "None", moves.size());
+  }
+};
+
+std::optional<int> Known(int remoteness) {
+  if (remoteness == kUnknownRemoteness) return std::nullopt;
+  return remoteness;
+}
+
+Result ResultOf(const Game& game, const Analysis& a) {
+  Result r;
+  r.position = game.Format(a.position);
+  r.to_move = a.position.side_to_move() == 0 ? "X" : "O";
+  r.value = std::string(ValueName(a.record.value));
+  r.remoteness = Known(a.record.remoteness);
+  if (a.record.best_move != kNoMove) r.best_move = a.record.best_move;
+  for (const MoveEval& m : a.moves) {
+    r.moves.push_back({m.cell, m.cell % game.width(),
+                       std::string(ValueName(m.value)), Known(m.remoteness)});
+  }
+  return r;
+}
+
+// Parses a position of the source's game: ValueError when it is not one.
+Position Parse(const AnswerSource& source, const std::string& text) {
+  absl::StatusOr<Position> p = source.game().Parse(text);
+  if (!p.ok()) {
+    Raise(absl::InvalidArgumentError(
+        absl::StrCat("position '", text, "': ", p.status().message())));
+  }
+  return *p;
+}
+
+// What the module calls a table: a game's source of answers (a table, or
+// the search after a book). Closed by close() or a `with` block.
+class Source {
+ public:
+  explicit Source(std::unique_ptr<AnswerSource> source)
+      : source_(std::move(source)) {}
+
+  const AnswerSource& get() const {
+    if (source_ == nullptr) {
+      Raise(absl::FailedPreconditionError("the table is closed"));
+    }
+    return *source_;
+  }
+
+  Result Probe(const std::string& position) const {
+    const AnswerSource& s = get();
+    const Position p = Parse(s, position);
+    if (!s.NeedsSearch(p)) {
+      return ResultOf(s.game(), OrRaise(AnalyzeUnchanged(s.oracle(), p)));
+    }
+    return Analyse(position, 0, 0);
+  }
+
+  std::vector<Result> ProbeMany(const std::vector<std::string>& positions) {
+    const AnswerSource& s = get();
+    std::vector<Result> results(positions.size());
+    absl::Status failed;
+    {
+      py::gil_scoped_release release;
+      const AnswerSource::Lease lease = s.Take();
+      const Oracle oracle = lease.oracle();
+      for (size_t i = 0; i < positions.size() && failed.ok(); ++i) {
+        absl::StatusOr<Position> p = s.game().Parse(positions[i]);
+        if (!p.ok()) {
+          failed = absl::InvalidArgumentError(absl::StrCat(
+              "position ", i, " '", positions[i], "': ", p.status().message()));
+          break;
+        }
+        absl::StatusOr<Analysis> a = oracle.Analyze(*p);
+        if (!a.ok()) {
+          failed = absl::Status(
+              a.status().code(),
+              absl::StrCat("position ", i, ": ", a.status().message()));
+          break;
+        }
+        results[i] = ResultOf(s.game(), *a);
+      }
+      if (failed.ok()) failed = s.oracle().CheckUnchanged();
+    }
+    if (!failed.ok()) Raise(failed);
+    return results;
+  }
+
+  // A searched position's answer within `max_nodes` positions and
+  // `max_seconds` (0: no limit); SearchStopped past either.
+  Result Analyse(const std::string& position, uint64_t max_nodes,
+                 double max_seconds) const {
+    const AnswerSource& s = get();
+    const Position p = Parse(s, position);
+    if (max_seconds < 0) Raise(absl::InvalidArgumentError("max_seconds < 0"));
+    absl::StatusOr<Analysis> a;
+    {
+      py::gil_scoped_release release;
+      std::atomic<bool> stop{false}, finished{false};
+      std::thread timer;
+      if (max_seconds > 0) {
+        timer = std::thread([&] {
+          const auto end = std::chrono::steady_clock::now() +
+                           std::chrono::duration<double>(max_seconds);
+          while (!finished.load() && std::chrono::steady_clock::now() < end) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+          }
+          stop.store(!finished.load());
+        });
+      }
+      const AnswerSource::Lease lease = s.Take();
+      a = AnalyzeUnchanged(lease.oracle(&stop, max_nodes), p);
+      finished.store(true);
+      if (timer.joinable()) timer.join();
+      if (absl::IsCancelled(a.status())) {
+        a = absl::DeadlineExceededError(
+            absl::StrCat("the search of ", position, " took more than ",
+                         max_seconds, " s, this answer's limit"));
+      }
+    }
+    return ResultOf(s.game(), OrRaise(std::move(a)));
+  }
+
+  void Close() { source_.reset(); }
+
+  std::string Repr() const {
+    if (source_ == nullptr) return "<mnk.Table closed>";
+    const AnswerSource& s = *source_;
+    std::string what =
+        s.table() != nullptr
+            ? absl::StrCat(s.table()->layout_name(), " table, ",
+                           s.table()->reachable(), " positions")
+            : absl::StrCat("search",
+                           s.book() != nullptr ? " after a book" : "");
+    return absl::StrCat("<mnk.Table ", s.game().spec().Name(), ": ", what, ", ",
+                        s.origin(), ">");
+  }
+
+ private:
+  std::unique_ptr<AnswerSource> source_;
+};
+
+// A game: its parameters, its built-in table or search, and its solve.
+struct PyGame {
+  GameSpec spec;
+
+  Source Open(const std::string& path, uint64_t search_memory,
+              int search_threads) const {
+    SourceOptions options;
+    options.table = path;
+    options.search_memory = search_memory;
+    options.search_threads = search_threads;
+    std::unique_ptr<AnswerSource> source;
+    {
+      py::gil_scoped_release release;
+      absl::StatusOr<std::unique_ptr<AnswerSource>> opened =
+          AnswerSource::Open(spec, options);
+      if (!opened.ok()) {
+        py::gil_scoped_acquire acquire;
+        Raise(opened.status());
+      }
+      source = *std::move(opened);
+    }
+    return Source(std::move(source));
+  }
+
+  void Solve(const std::string& path, py::object progress, int threads) const {
+    if (path.empty()) {
+      Raise(absl::InvalidArgumentError("path is empty: expected a file name"));
+    }
+    SolveOptions options;
+    options.threads = threads > 0
+                          ? threads
+                          : std::max(1u, std::thread::hardware_concurrency());
+    options.max_bytes = DefaultMemoryLimit();
+    if (!progress.is_none()) {
+      options.on_progress = [progress](const char* phase, int layer,
+                                       uint64_t done, uint64_t total) {
+        py::gil_scoped_acquire acquire;
+        try {
+          progress(std::string(phase), layer, done, total);
+        } catch (py::error_already_set& e) {
+          e.discard_as_unraisable("mnk solve progress");
+        }
+      };
+    }
+    absl::Status status;
+    {
+      py::gil_scoped_release release;
+      status = SolveToTable(*Game::Create(spec), options, path);
+    }
+    if (!status.ok()) Raise(status);
+  }
+
+  std::string Repr() const {
+    return absl::StrFormat(
+        "mnk.Game(width=%d, height=%d, k=%d, gravity=%s, misere=%s)",
+        spec.width, spec.height, spec.k, spec.gravity ? "True" : "False",
+        spec.misere ? "True" : "False");
+  }
+};
+
+PyGame MakeGame(int width, int height, int k, bool gravity, bool misere) {
+  const GameSpec spec{width, height, k, gravity, misere};
+  if (absl::StatusOr<Game> g = Game::Create(spec); !g.ok()) Raise(g.status());
+  return PyGame{spec};
+}
+
+Source OpenTable(const std::string& path) {
+  SourceOptions options;
+  options.table = path;
+  if (path.empty()) {
+    Raise(absl::InvalidArgumentError("path is empty: expected a table file"));
+  }
+  return Source(OrRaise(AnswerSource::Open(std::nullopt, options)));
+}
+
+}  // namespace
+}  // namespace mnk
+
+PYBIND11_MODULE(mnk, m) {
+  using namespace mnk;
+  m.doc() =
+      "The perfect player of tic-tac-toe and its family (m,n,k-games, "
+      "gravity, misère):\nevery position's value, remoteness and best move, "
+      "from solved tables or exact search.";
+  m.attr("__version__") = "1.0.0";
+
+  exceptions.table_error = PyErr_NewExceptionWithDoc(
+      "mnk.TableError", "A table could not be opened or read.", PyExc_Exception,
+      nullptr);
+  exceptions.missing = PyErr_NewExceptionWithDoc(
+      "mnk.MissingTableError",
+      "No such table file, or no built-in table for the game.",
+      exceptions.table_error, nullptr);
+  exceptions.damaged = PyErr_NewExceptionWithDoc(
+      "mnk.DamagedTableError",
+      "A table file that fails its checks, or changed while in use.",
+      exceptions.table_error, nullptr);
+  exceptions.wrong_game = PyErr_NewExceptionWithDoc(
+      "mnk.WrongGameError",
+      "A table of another game or format, or a file that is no table.",
+      exceptions.table_error, nullptr);
+  exceptions.search_stopped = PyErr_NewExceptionWithDoc(
+      "mnk.SearchStopped",
+      "A search that reached its node or time limit before its answer.",
+      PyExc_Exception, nullptr);
+  m.attr("TableError") = py::handle(exceptions.table_error);
+  m.attr("MissingTableError") = py::handle(exceptions.missing);
+  m.attr("DamagedTableError") = py::handle(exceptions.damaged);
+  m.attr("WrongGameError") = py::handle(exceptions.wrong_game);
+  m.attr("SearchStopped") = py::handle(exceptions.search_stopped);
+
+  py::class_<Move>(m, "Move", "One legal move and what it leads to.")
+      .def_readonly("cell", &Move::cell, "row * width + column")
+      .def_readonly("column", &Move::column)
+      .def_readonly("value", &Move::value,
+                    "'win', 'draw' or 'loss' for the side that moves")
+      .def_readonly("remoteness", &Move::remoteness,
+                    "plies to the end from the position; None if unknown")
+      .def("__repr__", &Move::Repr);
+
+  py::class_<Result>(m, "Result", "A position's answer.")
+      .def_readonly("position", &Result::position)
+      .def_readonly("to_move", &Result::to_move, "'X' or 'O'")
+      .def_readonly("value", &Result::value,
+                    "'win', 'draw' or 'loss' for the side to move")
+      .def_readonly("remoteness", &Result::remoteness,
+                    "plies to the end under perfect play; 0 once over; None "
+                    "if unknown")
+      .def_readonly("best_move", &Result::best_move,
+                    "the perfect player's cell; None once the game is over")
+      .def_readonly("moves", &Result::moves, "every legal move, by cell")
+      .def("__repr__", &Result::Repr);
+
+  py::class_<Source>(m, "Table",
+                     "A game's answers: its table, or the exact search after "
+                     "an opening book.")
+      .def("probe", &Source::Probe, py::arg("position"),
+           "The answer to a position ('X.O/X.X/OO.'): value, remoteness, "
+           "best move and every move's.")
+      .def("probe_many", &Source::ProbeMany, py::arg("positions"),
+           "probe() for each position, in one call (the GIL released).")
+      .def("analyse", &Source::Analyse, py::arg("position"),
+           py::arg("max_nodes") = 0, py::arg("max_seconds") = 0.0,
+           "probe() within limits (0: none) for a searched position; "
+           "SearchStopped past them.")
+      .def("close", &Source::Close)
+      .def("__enter__", [](Source& s) -> Source& { return s; })
+      .def("__exit__",
+           [](Source& s, py::object, py::object, py::object) { s.Close(); })
+      .def("__repr__", &Source::Repr);
+
+  py::class_<PyGame>(m, "Game", "An m,n,k-game.")
+      .def(py::init(&MakeGame), py::arg("width") = 3, py::arg("height") = 3,
+           py::arg("k") = 3, py::arg("gravity") = false,
+           py::arg("misere") = false)
+      .def_property_readonly("width",
+                             [](const PyGame& g) { return g.spec.width; })
+      .def_property_readonly("height",
+                             [](const PyGame& g) { return g.spec.height; })
+      .def_property_readonly("k", [](const PyGame& g) { return g.spec.k; })
+      .def_property_readonly("gravity",
+                             [](const PyGame& g) { return g.spec.gravity; })
+      .def_property_readonly("misere",
+                             [](const PyGame& g) { return g.spec.misere; })
+      .def("table", &PyGame::Open, py::arg("path") = "",
+           py::arg("search_memory") = uint64_t{256} << 20,
+           py::arg("search_threads") = 1,
+           "The game's answers: the table at `path`, else its built-in "
+           "table, else (Connect-style) the exact search after its built-in "
+           "book.")
+      .def("solve", &PyGame::Solve, py::arg("path"),
+           py::arg("progress") = py::none(), py::arg("threads") = 0,
+           "Solves the game and writes its table to `path`; progress(phase, "
+           "layer, done, total) is called now and then.")
+      .def("__repr__", &PyGame::Repr);
+
+  m.def("open_table", &OpenTable, py::arg("path"),
+        "Opens a table file (checked as `play` checks it).");
+}
