@@ -258,6 +258,15 @@ class Source {
 // A game: its parameters, its built-in table or search, and its solve.
 struct PyGame {
   GameSpec spec;
+  // What analyse() answers from: the game's own source, opened at its
+  // first call and kept (a search keeps what it learnt).
+  std::shared_ptr<Source> own;
+
+  Result Analyse(const std::string& position, uint64_t max_nodes,
+                 double max_seconds) {
+    if (own == nullptr) own = std::make_shared<Source>(Open("", 256 << 20, 1));
+    return own->Analyse(position, max_nodes, max_seconds);
+  }
 
   Source Open(const std::string& path, uint64_t search_memory,
               int search_threads) const {
@@ -318,7 +327,7 @@ struct PyGame {
 PyGame MakeGame(int width, int height, int k, bool gravity, bool misere) {
   const GameSpec spec{width, height, k, gravity, misere};
   if (absl::StatusOr<Game> g = Game::Create(spec); !g.ok()) Raise(g.status());
-  return PyGame{spec};
+  return PyGame{spec, nullptr};
 }
 
 Source OpenTable(const std::string& path) {
@@ -425,6 +434,11 @@ PYBIND11_MODULE(mnk, m) {
            "The game's answers: the table at `path`, else its built-in "
            "table, else (Connect-style) the exact search after its built-in "
            "book.")
+      .def("analyse", &PyGame::Analyse, py::arg("position"),
+           py::arg("max_nodes") = 0, py::arg("max_seconds") = 0.0,
+           "The answer to a position from the game's own table or search "
+           "(opened at the first call and kept), within limits (0: none); "
+           "SearchStopped past them.")
       .def("solve", &PyGame::Solve, py::arg("path"),
            py::arg("progress") = py::none(), py::arg("threads") = 0,
            "Solves the game and writes its table to `path`; progress(phase, "

@@ -173,6 +173,15 @@ def test_connect_four_search_and_limits():
             c4.analyse(HARD, max_seconds=-1)
 
 
+def test_game_analyse_keeps_its_own_source():
+    g = mnk.Game(7, 6, 4, gravity=True)
+    late = "......./......./...O.../..XX.O./.OOXXX./OXXOOXO"
+    assert g.analyse(late).best_move == 16
+    with pytest.raises(mnk.SearchStopped, match="500 positions"):
+        g.analyse(HARD, max_nodes=500)
+    assert mnk.Game().analyse("X.O/X.X/OO.").best_move == 4
+
+
 def test_threads_share_a_table():
     t = mnk.Game(4, 4, 4, gravity=True).table()
     positions = ["..../..../..../....", "..../..../..../X...",
