@@ -3,8 +3,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "data/builtin.h"
 #include "solver/game/printable.h"
+#include "solver/retrograde/solver.h"
 #include "table/record.h"
 
 namespace mnk {
@@ -13,9 +15,22 @@ namespace {
 // kNotFound: no built-in table for `spec`, saying what would make one (or
 // why none can be made).
 absl::Status NoBuiltinTable(const GameSpec& spec) {
-  if (absl::Status s = CheckTableCanHold(*Game::Create(spec)); !s.ok()) {
+  const Game game = *Game::Create(spec);
+  if (absl::Status s = CheckTableCanHold(game); !s.ok()) {
     return absl::NotFoundError(absl::StrCat(
         "no built-in table for ", spec.Name(), ", and ", s.message()));
+  }
+  // Advice only for a solve this machine can do: the least memory a solve
+  // takes (compressed, a tier at a time).
+  SolveOptions least;
+  least.layout = TableLayout::Compressed();
+  least.work_dir = "DIR";
+  if (const uint64_t need = SolveBytes(game, least);
+      need > DefaultMemoryLimit()) {
+    return absl::NotFoundError(absl::StrFormat(
+        "no built-in table for %s, and solving it would take %.0f GiB of "
+        "memory even a tier at a time, more than this machine has",
+        spec.Name(), need / 1073741824.0));
   }
   return absl::NotFoundError(absl::StrCat(
       "no built-in table for ", spec.Name(),

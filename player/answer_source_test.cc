@@ -72,6 +72,17 @@ TEST(AnswerSourceTest, SaysWhyAGameHasNoSource) {
   none = AnswerSource::Open(GameSpec{8, 8, 5}, {});
   EXPECT_EQ(none.status().code(), absl::StatusCode::kNotFound);
   EXPECT_NE(none.status().message().find("has 64 cells"), std::string::npos);
+  // No advice to solve what this machine cannot: 7,6,4 without gravity,
+  // Connect Four misère (which the search does not play either).
+  for (const GameSpec& spec :
+       {GameSpec{7, 6, 4}, GameSpec{7, 6, 4, true, true}}) {
+    none = AnswerSource::Open(spec, {});
+    EXPECT_EQ(none.status().code(), absl::StatusCode::kNotFound);
+    EXPECT_NE(none.status().message().find("more than this machine has"),
+              std::string::npos)
+        << none.status();
+    EXPECT_EQ(none.status().message().find("bazel run"), std::string::npos);
+  }
   EXPECT_EQ(AnswerSource::Open(GameSpec{3, 3, 9}, {}).status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(AnswerSource::Open(std::nullopt, {}).status().code(),

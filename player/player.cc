@@ -310,10 +310,6 @@ absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
                               " bytes: expected a position"));
   }
   if (line.empty()) return error("empty line: expected a position");
-  if (line.back() == '\r') {
-    return error(
-        "line ends with a carriage return (CRLF): expected '\\n' line ends");
-  }
   absl::StatusOr<Position> p = oracle.game().Parse(line);
   if (!p.ok()) return error(p.status().message());
   absl::StatusOr<Analysis> a = oracle.Analyze(*p);
@@ -345,12 +341,16 @@ bool ReadLine(std::istream& in, std::string* line, bool* too_long) {
   bool any = false;
   for (;;) {
     const int c = in ? buffer->sbumpc() : std::char_traits<char>::eof();
-    if (c == std::char_traits<char>::eof()) {
+    if (c == std::char_traits<char>::eof() || c == '\n') {
+      // A Windows line end (CRLF) is a line end.
+      if (!*too_long && !line->empty() && line->back() == '\r') {
+        line->pop_back();
+      }
+      if (c == '\n') return true;
       in.setstate(std::ios::eofbit);
       return any;
     }
     any = true;
-    if (c == '\n') return true;
     if (line->size() < kMaxLineBytes) {
       line->push_back(static_cast<char>(c));
     } else {
@@ -526,6 +526,8 @@ class Session {
         absl::AsciiStrToLower(absl::StripAsciiWhitespace(line));
     if (too_long) {
       out_ << "That line is too long. Type a " << unit_ << " number.\n";
+    } else if (word.empty()) {
+      // Nothing typed: the prompt again.
     } else if (word == "quit" || word == "q" || word == "exit") {
       out_ << "Game abandoned.\n";
       return false;

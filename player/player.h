@@ -155,9 +155,9 @@ std::string AnswerLine(const Oracle& oracle, absl::string_view line, bool json,
 absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
                               bool json, bool too_long, std::string* out);
 
-// Reads one line (without '\n') of at most kMaxLineBytes; a longer line is
-// consumed to its end and reported through *too_long. False at end of input
-// with nothing read.
+// Reads one line (without its '\n', or "\r\n") of at most kMaxLineBytes;
+// a longer line is consumed to its end and reported through *too_long.
+// False at end of input with nothing read.
 bool ReadLine(std::istream& in, std::string* line, bool* too_long);
 
 // The board as text. Without gravity empty cells show their number; with

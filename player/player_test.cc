@@ -190,5 +190,37 @@ TEST(PlayerTest, AGameAgainstTheSearchIsTheGameAgainstTheTable) {
   }
 }
 
+// Windows line ends are line ends, in a batch and in a game; an empty line
+// in a game asks again.
+TEST(PlayerTest, CrlfLinesAndEmptyLines) {
+  std::istringstream in("X........\r\n\r\nXO.......\nX........\r");
+  std::string line;
+  bool too_long;
+  ASSERT_TRUE(ReadLine(in, &line, &too_long));
+  EXPECT_EQ(line, "X........");
+  ASSERT_TRUE(ReadLine(in, &line, &too_long));
+  EXPECT_EQ(line, "");
+  ASSERT_TRUE(ReadLine(in, &line, &too_long));
+  EXPECT_EQ(line, "XO.......");
+  ASSERT_TRUE(ReadLine(in, &line, &too_long));  // no '\n' at the end
+  EXPECT_EQ(line, "X........");
+  EXPECT_FALSE(ReadLine(in, &line, &too_long));
+
+  const Table table = Load("3x3k3.mnk");
+  std::istringstream crlf("4\r\n\r\n\n8\r\nquit\r\n");
+  std::ostringstream out;
+  EXPECT_EQ(PlayGame(table, {}, crlf, out), 0);
+  const std::string text = out.str();
+  EXPECT_EQ(text.find("is not a cell number"), std::string::npos) << text;
+  EXPECT_NE(text.find("Game abandoned."), std::string::npos) << text;
+  // Both moves were played: the computer answered twice.
+  size_t answers = 0;
+  for (size_t at = text.find("I play"); at != std::string::npos;
+       at = text.find("I play", at + 1)) {
+    ++answers;
+  }
+  EXPECT_EQ(answers, 2u) << text;
+}
+
 }  // namespace
 }  // namespace mnk

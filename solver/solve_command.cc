@@ -110,7 +110,7 @@ std::string Summary(const Solution& s, const Written& w,
       &text, "table       %s, %d bytes, %.2f bits per reachable position%s\n",
       LayoutText(s.layout), w.table_bytes, 8.0 * w.table_bytes / st.reachable,
       out.empty()
-          ? ""
+          ? "; not written (no --out=FILE)"
           : absl::StrCat(", written to ", Printable(AbsolutePath(out))));
   absl::StrAppendFormat(
       &text,
@@ -443,7 +443,7 @@ int RunSolve(int argc, char** argv, Cluster& cluster) {
           "[--remoteness=yes|no]\n"
           "        [--json] [--quiet] [--threads=T] [--memory=BYTES]\n"
           "        [--work-dir=DIR [--resume]]",
-          argc, argv, /*dashes=*/true)) {
+          argc, argv)) {
     return *done;
   }
   // Write errors are reported, not signals: a file-size limit is one.

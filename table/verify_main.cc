@@ -169,7 +169,7 @@ int main(int argc, char** argv) {
           "  verify --table=FILE [--threads=T] [--quiet]\n"
           "  verify --table=FILE --work-dir=DIR [--tier-indices=N] "
           "[--resume]",
-          argc, argv, /*dashes=*/true)) {
+          argc, argv)) {
     return *done;
   }
   mnk::ExitOnTruncatedTable("verify", mnk::kExitTable);

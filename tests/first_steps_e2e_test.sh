@@ -55,7 +55,7 @@ for tool in "$SOLVE" "$PLAY" "$VERIFY" "$SERVE"; do
   case "$out" in *"--flagfile"*|*"No flags matched"*) fail "$name --help: Abseil's flags or none" ;; esac
 done
 expect_contains "solve --help" "  --width  board width" "$("$SOLVE" --help)"
-expect_contains "solve --help" "  --work-dir  keep each solved tier" "$("$SOLVE" --help)"
+expect_contains "solve --help" "  --work-dir (or --work_dir)  keep each solved tier" "$("$SOLVE" --help)"
 expect_contains "play --help" "  --gravity  a Connect-style game (default: as the table says)" "$("$PLAY" --help)"
 case "$("$PLAY" --help)" in *"says)); default"*) fail "play --help: two defaults" ;; esac
 
@@ -93,6 +93,9 @@ expect_contains "no more" "Play again? (y/n) " "$out"
 help=$(printf 'help\nquit\n' | "$PLAY")
 long=$(awk 'length($0) > 80' <<< "$help")
 expect_eq "help lines fit 80 columns" "" "$long"
+
+# A solve without --out says that it wrote no table.
+expect_contains "solve without --out" "; not written (no --out=FILE)" "$("$SOLVE" --width=3 --height=3 --k=3 --quiet)"
 
 rm -rf "$TMP"
 finish "first steps"

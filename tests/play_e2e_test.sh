@@ -58,13 +58,14 @@ position=XO./XO./... to_move=X value=win remoteness=1 best_move=6 moves=2:loss:2
 out=$(printf 'X........\nOOO\n' | "$PLAY" --batch --json)
 fields=$(printf '%s\n' "$out" | "$JSON" /position /to_move /value /remoteness /best_move /moves/3/move /moves/3/value /moves/3/remoteness /moves/0/value /input /error)
 expect_eq "batch json" '"X../.../..." "O" "draw" 8 4 4 "draw" 8 "loss" <missing> <missing> <missing> <missing> <missing> <missing> <missing> <missing> <missing> <missing> <missing> "OOO" "position has 3 cells: a 3x3 board has 9"' "$(echo $fields)"
-# Garbage: a 1 MB line, binary bytes, CRLF, a line without '\n' at the end.
+# Garbage: a 1 MB line, binary bytes, then a CRLF line (answered) and a
+# line without '\n' at the end.
 out=$( { head -c 1000000 /dev/zero | tr '\0' 'X'; printf '\n\x00\xff\x01\nX........\r\n.........'; } | "$PLAY" --batch)
 expect_eq "garbage exit" 0 $?
 expect_eq "garbage lines" 4 "$(printf '%s\n' "$out" | wc -l)"
 expect_contains "long line" "error: line is longer than 4096 bytes" "$out"
 expect_contains "binary" "error: unknown character byte 0x00 at character 1" "$out"
-expect_contains "crlf" "error: line ends with a carriage return (CRLF)" "$out"
+expect_contains "crlf" "position=X../.../... to_move=O value=draw remoteness=8" "$out"
 expect_contains "no newline" "position=.../.../... to_move=X value=draw remoteness=9 best_move=0" "$out"
 
 # --- Misère: the built-in misère table, its game object, its title and help,

@@ -12,13 +12,14 @@
 // and all agree, 1 when one does not, 2 for bad flags or an unreadable table.
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/status/statusor.h"
+#include "solver/cli/cli.h"
 #include "solver/game/game.h"
 #include "solver/index/index.h"
 #include "solver/search/search.h"
@@ -151,6 +152,13 @@ int Run() {
 }  // namespace mnk
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
+  if (std::optional<int> done = mnk::StartTool(
+          "table_check",
+          "checks random positions of a big table against alpha-beta and "
+          "their\nsymmetric images.\n"
+          "  table_check --table=FILE [--count=100000] [--max-empty=12]",
+          argc, argv)) {
+    return *done == mnk::kExitOk ? 0 : 2;  // 1 is a disagreement
+  }
   return mnk::Run();
 }

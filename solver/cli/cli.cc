@@ -34,7 +34,7 @@ namespace {
 // Where the project's flags are defined: its own packages' files.
 bool OwnFlag(const absl::CommandLineFlag& flag) {
   const std::string file = flag.Filename();
-  for (const char* package : {"solver/", "table/", "player/"}) {
+  for (const char* package : {"solver/", "table/", "player/", "tests/"}) {
     if (absl::StrContains(file, package)) return true;
   }
   return false;
@@ -113,29 +113,80 @@ std::string Bytes(uint64_t n) {
 
 namespace {
 
-// "--NAME= is empty: ..." for the first flag of the tool's given with an
-// empty value ("--work-dir="): never a default, always a slip. `dashes` as
-// in StartTool.
-std::optional<std::string> EmptyFlag(int argc, char** argv, bool dashes) {
-  for (int i = 1; i < argc && absl::string_view(argv[i]) != "--"; ++i) {
-    absl::string_view arg = argv[i];
-    if (!absl::ConsumeSuffix(&arg, "=") || !absl::ConsumePrefix(&arg, "-") ||
-        absl::StrContains(arg, '=')) {
-      continue;
+// The edit distance between two flag names (insertions, deletions,
+// substitutions, and swaps of two neighbours).
+int Distance(absl::string_view a, absl::string_view b) {
+  std::vector<std::vector<int>> d(a.size() + 1, std::vector<int>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = static_cast<int>(i);
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = static_cast<int>(j);
+  for (size_t i = 1; i <= a.size(); ++i) {
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                          d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
     }
+  }
+  return d[a.size()][b.size()];
+}
+
+// Abseil's own flags, which every tool takes.
+bool AbseilFlag(absl::string_view name) {
+  for (const char* builtin :
+       {"help", "helpfull", "helpshort", "helppackage", "helpon", "helpmatch",
+        "version", "only_check_args", "flagfile", "fromenv", "tryfromenv",
+        "undefok"}) {
+    if (name == builtin) return true;
+  }
+  return false;
+}
+
+// What is wrong with the first flag of the command line that the tool
+// cannot take, if any: an unknown name (with the closest of the tool's own
+// flags), or an empty value ("--work-dir=": never a default, always a
+// slip; a flag of type std::optional<std::string> excepted, whose empty
+// value the tool judges). `args` are normalized ('-' in a name as '_');
+// `typed` as the user typed them, for messages.
+std::optional<std::string> BadFlag(const std::vector<std::string>& args,
+                                   char** typed) {
+  for (size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
+    absl::string_view arg = args[i];
+    if (!absl::ConsumePrefix(&arg, "-") || arg.empty()) continue;
     absl::ConsumePrefix(&arg, "-");
-    std::string name(arg);
-    if (dashes) std::replace(name.begin(), name.end(), '-', '_');
+    const size_t eq = arg.find('=');
+    const absl::string_view name = arg.substr(0, eq);
+    const absl::string_view as_typed = typed[i];
+    const absl::string_view shown = as_typed.substr(0, as_typed.find('='));
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
-    // An optional text may be given empty: the tool judges it (play's
-    // --position='' is a bad position).
-    if (flag == nullptr || flag->IsOfType<std::optional<std::string>>()) {
+    if (flag == nullptr && absl::StartsWith(name, "no")) {
+      flag = absl::FindCommandLineFlag(name.substr(2));  // --noquiet
+    }
+    if (flag == nullptr && !AbseilFlag(name)) {
+      std::string best;
+      int best_distance = 4;  // farther is no likely slip
+      for (const auto& [own_name, own] : absl::GetAllFlags()) {
+        if (!OwnFlag(*own)) continue;
+        const int d = Distance(name, own_name);
+        if (d < best_distance) {
+          best_distance = d;
+          best = std::string(own_name);
+        }
+      }
+      std::replace(best.begin(), best.end(), '_', '-');
+      return absl::StrCat(
+          "unknown flag ", Printable(shown),
+          best.empty() ? "" : absl::StrCat(": did you mean --", best, "?"),
+          " (--help lists the flags)");
+    }
+    if (flag == nullptr || eq == absl::string_view::npos ||
+        eq + 1 != arg.size() || flag->IsOfType<std::optional<std::string>>()) {
       continue;
     }
     const bool number = flag->IsOfType<int>() || flag->IsOfType<uint64_t>() ||
                         flag->IsOfType<double>() ||
                         flag->IsOfType<std::optional<int>>();
-    return absl::StrCat("--", arg, "= is empty: expected ",
+    return absl::StrCat(Printable(shown), "= is empty: expected ",
                         number ? "a number" : "a value",
                         "; leave the flag out for its default");
   }
@@ -145,22 +196,25 @@ std::optional<std::string> EmptyFlag(int argc, char** argv, bool dashes) {
 }  // namespace
 
 std::optional<int> StartTool(absl::string_view name, absl::string_view usage,
-                             int argc, char** argv, bool dashes) {
+                             int argc, char** argv) {
   SetToolName(name);
   absl::SetProgramUsageMessage(usage);
   if (HelpAsked(argc, argv)) return PrintHelp(name);
   // Flag names may take '-' for '_' (--work-dir is --work_dir).
   std::vector<std::string> normalized(argv, argv + argc);
   std::vector<char*> args;
+  bool flags = true;
   for (std::string& arg : normalized) {
-    if (dashes && absl::StartsWith(arg, "--")) {
-      const size_t end = std::min(arg.find('='), arg.size());
-      std::replace(arg.begin() + 2, arg.begin() + end, '-', '_');
+    if (arg == "--") flags = false;
+    if (flags && absl::StartsWith(arg, "-")) {
+      const size_t start = std::min(arg.find_first_not_of('-'), arg.size());
+      const size_t end = std::max(start, std::min(arg.find('='), arg.size()));
+      std::replace(arg.begin() + start, arg.begin() + end, '-', '_');
     }
     args.push_back(arg.data());
   }
-  if (std::optional<std::string> empty = EmptyFlag(argc, argv, dashes)) {
-    return Fail(kExitUsage, *empty);
+  if (std::optional<std::string> bad = BadFlag(normalized, argv)) {
+    return Fail(kExitUsage, *bad);
   }
   const std::vector<char*> rest =
       absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
@@ -223,7 +277,10 @@ int PrintHelp(absl::string_view program) {
     std::string name(flag->Name());
     std::replace(name.begin(), name.end(), '_', '-');
     const std::string help = flag->Help();
-    std::string line = absl::StrCat("  --", name, "  ", help);
+    // Both spellings are taken: say so.
+    const std::string also =
+        name != flag->Name() ? absl::StrCat(" (or --", flag->Name(), ")") : "";
+    std::string line = absl::StrCat("  --", name, also, "  ", help);
     const std::string value = flag->DefaultValue();
     if (!absl::StrContains(help, "default") && !value.empty()) {
       absl::StrAppend(&line, " (default: ", value, ")");

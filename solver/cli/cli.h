@@ -79,14 +79,15 @@ std::string Bytes(uint64_t n);
 
 // The start of every tool's main(): names the tool, sets its usage message,
 // prints --help, parses the flags (a '-' in a flag's name may be written
-// '_' and the other way round where `dashes` is set), refuses a flag given
-// an empty value ("--work-dir=": never taken as not given; a flag of type
-// std::optional<std::string> excepted, whose empty value the tool judges),
-// refuses positional arguments, and ignores SIGPIPE (a closed pipe is a write
-// error). Returns the exit status when the tool is done already (--help: 0; a
-// bad command line: 1), nullopt to go on.
+// '_' and the other way round: --work-dir is --work_dir), refuses an
+// unknown flag (naming the closest known one: "did you mean --width?"), a
+// flag given an empty value ("--work-dir=": never taken as not given; a
+// flag of type std::optional<std::string> excepted, whose empty value the
+// tool judges) and positional arguments, and ignores SIGPIPE (a closed
+// pipe is a write error). Returns the exit status when the tool is done
+// already (--help: 0; a bad command line: 1), nullopt to go on.
 std::optional<int> StartTool(absl::string_view name, absl::string_view usage,
-                             int argc, char** argv, bool dashes = false);
+                             int argc, char** argv);
 
 // Runs a tool's Main: running out of memory (std::bad_alloc) and threads
 // that cannot start (std::system_error) end it with a message and

@@ -117,6 +117,17 @@ uint64_t Playing(const Counts& c) { return c.n[kReachable] - c.n[kTerminal]; }
 uint64_t ChildTierBytes(const Game& game, const PositionIndex& index,
                         uint64_t tier) {
   uint64_t most = 2 * game.cells() * tier;
+  // Past a billion shapes (7,6,4 without gravity: 5e11 in a layer) the
+  // walk below would take hours: the widest layer bounds it instead (such
+  // a board is refused for its size anyway).
+  uint64_t shapes = 0;
+  for (int l = 0; l <= game.cells(); ++l) shapes += index.shapes(l);
+  if (shapes > (uint64_t{1} << 30)) {
+    for (int l = 0; l <= game.cells(); ++l) {
+      most = std::max(most, index.layer_size(l));
+    }
+    return most;
+  }
   // The child tiers of the current tier, as runs [first, last]: their
   // count once merged.
   std::vector<std::pair<uint64_t, uint64_t>> runs;

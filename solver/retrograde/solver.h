@@ -60,7 +60,7 @@ struct SolveOptions {
   // the work done of `total` (solver/parallel/parallel.h's Progress).
   std::function<void(const char* phase, int layer, uint64_t done,
                      uint64_t total)>
-      on_progress;
+      on_progress = nullptr;
   // Marks reachable positions by a forward pass from the empty board even
   // without gravity (where a local test decides): a cross-check.
   bool forward_reachability = false;

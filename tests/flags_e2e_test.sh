@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Every tool alike on its command line: --help answers with exit 0 and
+# lists both spellings of a two-word flag; a misspelt flag gets the closest
+# known one; --work-dir and --work_dir (and every such pair) are the same
+# flag; a flag given an empty value is refused.
+set -u
+TMP="${TEST_TMPDIR:-$(mktemp -d)}"
+source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
+cd "$TMP"
+bin="$TEST_SRCDIR/mnk"
+# tool, a flag of its own misspelt, the flag meant, the exit status of a
+# bad command line
+while read -r tool typo meant bad_exit; do
+  name=$(basename "$tool")
+  out=$("$bin/$tool" --help 2> "$TMP/err")
+  expect_eq "$name --help exit" 0 $?
+  expect_contains "$name --help" "flags:" "$out"
+  expect_eq "$name --help stderr" "" "$(cat "$TMP/err")"
+  "$bin/$tool" "--$typo=1" > /dev/null 2> "$TMP/err"
+  expect_eq "$name --$typo exit" "$bad_exit" $?
+  expect_contains "$name --$typo" "unknown flag --$typo: did you mean --$meant? (--help lists the flags)" "$(cat "$TMP/err")"
+  "$bin/$tool" --no-such-thing > /dev/null 2> "$TMP/err"
+  expect_eq "$name unknown exit" "$bad_exit" $?
+  expect_contains "$name unknown" "unknown flag --no-such-thing (--help lists the flags)" "$(cat "$TMP/err")"
+done << 'TOOLS'
+solver/solve widht width 1
+table/verify tabel table 1
+player/play serach-memory search-memory 1
+player/serve prot port 1
+solver/book/book pliez plies 1
+tests/table_check cuont count 2
+TOOLS
+
+# Both spellings of a two-word flag, in every tool that has one, and the
+# help listing both.
+for spelling in --search-memory --search_memory; do
+  "$bin/player/play" --width=7 --height=6 --k=4 --gravity "$spelling=1K" \
+    --position=. > /dev/null 2> "$TMP/err"
+  expect_eq "play $spelling exit" 1 $?
+  expect_contains "play $spelling" "is too little: expected at least 16 KiB" "$(cat "$TMP/err")"
+  "$bin/player/serve" "$spelling=1" > /dev/null 2> "$TMP/err"
+  expect_eq "serve $spelling exit" 1 $?
+  expect_contains "serve $spelling" "is too little" "$(cat "$TMP/err")"
+done
+for spelling in --work-dir --work_dir; do
+  "$bin/solver/solve" --width=3 --height=3 --k=3 --quiet "$spelling=w$spelling" \
+    > /dev/null
+  expect_eq "solve $spelling exit" 0 $?
+  [ -f "w$spelling/manifest" ] || fail "solve $spelling: no work dir"
+  "$bin/solver/book/book" --width=4 --height=4 --k=4 --plies=2 --quiet \
+    --search-memory=16M "$spelling=b$spelling" --out=b.mnk > /dev/null
+  expect_eq "book $spelling exit" 0 $?
+  [ -d "b$spelling" ] || fail "book $spelling: no work dir"
+done
+expect_contains "play --help both spellings" "--search-memory (or --search_memory)" "$("$bin/player/play" --help)"
+expect_contains "book --help both spellings" "--work-dir (or --work_dir)" "$("$bin/solver/book/book" --help)"
+
+# An empty value: refused, not taken as "not given".
+while read -r tool flag; do
+  "$bin/$tool" "$flag" > /dev/null 2> "$TMP/err"
+  status=$?
+  [ "$status" -eq 1 ] || [ "$status" -eq 2 ] || fail "$tool $flag: exit $status"
+  expect_contains "$tool $flag" "$flag is empty: expected" "$(cat "$TMP/err")"
+done << 'EMPTY'
+solver/solve --memory=
+solver/solve --work-dir=
+table/verify --table=
+player/play --table=
+player/serve --tables=
+solver/book/book --work_dir=
+tests/table_check --table=
+EMPTY
+
+finish flags_e2e
