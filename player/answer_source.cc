@@ -192,6 +192,7 @@ absl::Status AnswerSource::OpenSearch(const GameSpec& spec,
     if (!bits.ok()) return bits.status();
     if (!search.ok()) return search.status();
     searches_.push_back(*std::move(search));
+    absl::MutexLock lock(&mu_);
     free_.push_back(searches_.back().get());
   }
   absl::StatusOr<std::unique_ptr<Table>> book = LoadNamed(

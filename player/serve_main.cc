@@ -6,7 +6,7 @@
 //
 // Serves the built-in tables (tic-tac-toe, normal and misère, and 4x4
 // Connect-style four in a row) and every *.mnk file in --tables; the page's
-// files come from player/web/ (read once at start-up: only they can be served).
+// files are player/web/'s, compiled in (only they can be served).
 // Prints "serving ... at URL" on standard output once it listens (--port=0
 // takes any free port), one line per request on standard error, and stops on
 // SIGINT or SIGTERM.
@@ -58,7 +58,6 @@
 #include "solver/game/printable.h"
 #include "solver/search/connect.h"
 #include "table/table.h"
-#include "tools/cpp/runfiles/runfiles.h"
 
 ABSL_FLAG(int, port, 8080, "TCP port to listen on (0: any free port)");
 ABSL_FLAG(std::string, bind, "127.0.0.1",
@@ -87,8 +86,6 @@ ABSL_FLAG(double, search_seconds, 5,
 
 namespace mnk {
 namespace {
-
-using bazel::tools::cpp::runfiles::Runfiles;
 
 constexpr unsigned kMaxConnections = 1000;
 constexpr unsigned kBacklog = 1024;
@@ -523,24 +520,12 @@ struct Content {
   StaticFiles web;
 };
 
-absl::StatusOr<std::unique_ptr<Content>> LoadContent(const char* argv0,
-                                                     const SearchFlags& flags) {
-  std::string error;
-  std::unique_ptr<Runfiles> runfiles(Runfiles::Create(argv0, &error));
-  if (runfiles == nullptr) {
-    return absl::NotFoundError(absl::StrCat(
-        "cannot find the runfiles (the built-in tables and the page): ",
-        error));
-  }
+absl::StatusOr<std::unique_ptr<Content>> LoadContent(const SearchFlags& flags) {
   auto content = std::make_unique<Content>();
   if (absl::Status s = LoadGames(flags, content->games); !s.ok()) {
     return s;
   }
-  std::string index = runfiles->Rlocation("mnk/player/web/index.html");
-  absl::StatusOr<StaticFiles> web =
-      StaticFiles::Load(index.substr(0, index.rfind('/')));
-  if (!web.ok()) return web.status();
-  content->web = *std::move(web);
+  content->web = StaticFiles::Builtin();
   return content;
 }
 
@@ -581,13 +566,12 @@ void Announce(MHD_Daemon* daemon, const Address& address, size_t games) {
   std::fflush(stdout);
 }
 
-int Main(const char* argv0) {
+int Main() {
   absl::StatusOr<Address> address = AddressFromFlags();
   if (!address.ok()) return Fail(kExitUsage, address.status());
   absl::StatusOr<SearchFlags> search_flags = SearchFlagsChecked();
   if (!search_flags.ok()) return Fail(kExitUsage, search_flags.status());
-  absl::StatusOr<std::unique_ptr<Content>> content =
-      LoadContent(argv0, *search_flags);
+  absl::StatusOr<std::unique_ptr<Content>> content = LoadContent(*search_flags);
   if (!content.ok()) return Fail(TableExit(content.status()), content.status());
   // SIGINT and SIGTERM are taken by sigwait below: blocked here, before any
   // thread starts, so every thread inherits the mask.
@@ -647,5 +631,5 @@ int main(int argc, char** argv) {
     return *done;
   }
   mnk::ExitOnTruncatedTable("serve", mnk::kExitTable);
-  return mnk::RunGuarded([&] { return mnk::Main(argv[0]); });
+  return mnk::RunGuarded(mnk::Main);
 }

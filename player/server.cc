@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "player/player.h"
+#include "player/web_files.h"
 #include "solver/game/game_json.h"
 #include "solver/game/printable.h"
 #include "table/file_io.h"
@@ -204,6 +205,15 @@ absl::StatusOr<StaticFiles> StaticFiles::Load(const std::string& dir) {
   if (files.files_.count("/index.html") == 0) {
     return absl::NotFoundError(absl::StrCat("no index.html in ", Printable(dir),
                                             ": expected the page's files"));
+  }
+  return files;
+}
+
+StaticFiles StaticFiles::Builtin() {
+  StaticFiles files;
+  for (const BuiltinFile& f : WebFiles()) {
+    files.files_[absl::StrCat("/", f.name)] = {ContentType(f.name),
+                                               std::string(f.bytes)};
   }
   return files;
 }

@@ -107,6 +107,8 @@ class StaticFiles {
   // Every regular file directly in `dir`; kNotFound when there is no
   // index.html.
   static absl::StatusOr<StaticFiles> Load(const std::string& dir);
+  // The page's files compiled into the program (player/web/).
+  static StaticFiles Builtin();
   // "/" is /index.html; nullptr for anything else not loaded.
   const File* Find(absl::string_view path) const;
 
