@@ -4,7 +4,6 @@
 //
 //   bazel run //player:play_benchmark -- --benchmark_repetitions=9
 //   MNK_PLAY=/tmp/old/play bazel-bin/player/play_benchmark  # another build
-//   (with /tmp/old/play.runfiles beside it, for its built-in tables)
 //   (add --benchmark_report_aggregates_only for the medians alone)
 #include <fcntl.h>
 #include <spawn.h>
@@ -27,8 +26,7 @@ namespace {
 
 const char* argv0 = "";
 
-// This build's play, or another build's from $MNK_PLAY (its built-in tables
-// come from its own runfiles: FILE.runfiles beside it).
+// This build's play, or another build's from $MNK_PLAY.
 std::string PlayBinary(const bazel::tools::cpp::runfiles::Runfiles& runfiles) {
   const char* other = std::getenv("MNK_PLAY");
   return other != nullptr && *other != '\0'
