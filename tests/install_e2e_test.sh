@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The installed tools (bazel run //:install) work from any folder with
+# The installed tools (bazel run //install) work from any folder with
 # nothing beside them: play answers from its built-in tables and Connect
 # Four's book at once, serve serves its page, solve and verify work.
 set -u
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
-out=$("$TEST_SRCDIR/mnk/install" "$TMP/prefix")
+out=$("$TEST_SRCDIR/mnk/install/install" "$TMP/prefix")
 expect_eq "install exit" 0 $?
 expect_contains "install" "installed play, serve, solve, verify and book in $TMP/prefix/bin" "$out"
 for tool in play serve solve verify book; do

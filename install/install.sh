@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Puts the tools on a PATH:
 #
-#   bazel run //:install                 # into ~/.local/bin
-#   bazel run //:install -- /usr/local   # into /usr/local/bin (as root)
+#   bazel run //install                  # into ~/.local/bin
+#   bazel run //install -- /usr/local    # into /usr/local/bin (as root)
 #
 # Copies play, serve, solve, verify and book to PREFIX/bin. Each carries
 # what it needs inside it (the built-in tables, Connect Four's book, the
@@ -20,7 +20,7 @@ runfiles="${RUNFILES_DIR:-${TEST_SRCDIR:-$0.runfiles}}"
 mkdir -p "$prefix/bin"
 for tool in player/play player/serve solver/solve table/verify solver/book/book; do
   if [ ! -f "$tool" ]; then
-    echo "install: $tool is missing: run it as bazel run //:install" >&2
+    echo "install: $tool is missing: run it as bazel run //install" >&2
     exit 1
   fi
   cp -f "$tool" "$prefix/bin/" && chmod 0755 "$prefix/bin/${tool##*/}"
