@@ -3,7 +3,7 @@
 // (3^cells bytes, one a board: 0 = not yet solved, else value << 6 |
 // remoteness). It visits every reachable position once, as the solver does,
 // but in recursion order and through a sparse array. Benchmarks compare the
-// two, whole process, in the same run (README "Benchmarks"):
+// two, whole process, in the same run (docs/figures.md):
 //
 //   bazel build -c opt //solver:naive_dfs //solver:solve
 //   bazel-bin/solver/naive_dfs --width=4 --height=4 --k=4
