@@ -31,6 +31,14 @@ solver/book/book pliez plies 1
 tests/table_check cuont count 2
 TOOLS
 
+# A value given as the next argument is a value, even one that starts
+# with '-'.
+"$bin/solver/solve" --threads -1 > /dev/null 2> "$TMP/err"
+expect_eq "solve --threads -1 exit" 1 $?
+expect_contains "solve --threads -1" "--threads=-1: expected 0 (one per core) to 256" "$(cat "$TMP/err")"
+out=$("$bin/player/play" --position X.O/X.X/OO. 2> "$TMP/err")
+expect_contains "play --position P" "win in 1" "$out"
+
 # Both spellings of a two-word flag, in every tool that has one, and the
 # help listing both.
 for spelling in --search-memory --search_memory; do

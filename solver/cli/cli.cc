@@ -179,6 +179,12 @@ std::optional<std::string> BadFlag(const std::vector<std::string>& args,
           best.empty() ? "" : absl::StrCat(": did you mean --", best, "?"),
           " (--help lists the flags)");
     }
+    // A value given as the next argument ("--threads -1") is no flag.
+    if (flag != nullptr && eq == absl::string_view::npos &&
+        !flag->IsOfType<bool>()) {
+      ++i;
+      continue;
+    }
     if (flag == nullptr || eq == absl::string_view::npos ||
         eq + 1 != arg.size() || flag->IsOfType<std::optional<std::string>>()) {
       continue;
