@@ -170,7 +170,7 @@ TEST(ConnectSearchTest, TwoThreadsAnswerAsOne) {
   int stops = 0;
   for (int trial = 0; trial < 24; ++trial) {
     const Position p = RandomPosition(game, 16 + trial % 6, rng);
-    stops += !two->BestMoveWithin(p, 1000).has_value();
+    stops += !two->BestMoveWithin(p, 100).has_value();
     const MoveAnalysis want = one->Analyze(p);
     const MoveAnalysis best = two->BestMove(p);
     ASSERT_EQ(best.best_move, want.best_move) << game.Format(p);
