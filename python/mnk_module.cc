@@ -339,17 +339,8 @@ Source OpenTable(const std::string& path) {
   return Source(OrRaise(AnswerSource::Open(std::nullopt, options)));
 }
 
-}  // namespace
-}  // namespace mnk
-
-PYBIND11_MODULE(mnk, m) {
-  using namespace mnk;
-  m.doc() =
-      "The perfect player of tic-tac-toe and its family (m,n,k-games, "
-      "gravity, misère):\nevery position's value, remoteness and best move, "
-      "from solved tables or exact search.";
-  m.attr("__version__") = "1.0.0";
-
+// The module's exception classes.
+void AddExceptions(py::module_& m) {
   exceptions.table_error = PyErr_NewExceptionWithDoc(
       "mnk.TableError", "A table could not be opened or read.", PyExc_Exception,
       nullptr);
@@ -374,7 +365,10 @@ PYBIND11_MODULE(mnk, m) {
   m.attr("DamagedTableError") = py::handle(exceptions.damaged);
   m.attr("WrongGameError") = py::handle(exceptions.wrong_game);
   m.attr("SearchStopped") = py::handle(exceptions.search_stopped);
+}
 
+// Move and Result: what a probe answers.
+void AddResults(py::module_& m) {
   py::class_<Move>(m, "Move", "One legal move and what it leads to.")
       .def_readonly("cell", &Move::cell, "row * width + column")
       .def_readonly("column", &Move::column)
@@ -396,7 +390,10 @@ PYBIND11_MODULE(mnk, m) {
                     "the perfect player's cell; None once the game is over")
       .def_readonly("moves", &Result::moves, "every legal move, by cell")
       .def("__repr__", &Result::Repr);
+}
 
+// Table: a game's answers.
+void AddTable(py::module_& m) {
   py::class_<Source>(m, "Table",
                      "A game's answers: its table, or the exact search after "
                      "an opening book.")
@@ -414,7 +411,10 @@ PYBIND11_MODULE(mnk, m) {
       .def("__exit__",
            [](Source& s, py::object, py::object, py::object) { s.Close(); })
       .def("__repr__", &Source::Repr);
+}
 
+// Game, and open_table.
+void AddGame(py::module_& m) {
   py::class_<PyGame>(m, "Game", "An m,n,k-game.")
       .def(py::init(&MakeGame), py::arg("width") = 3, py::arg("height") = 3,
            py::arg("k") = 3, py::arg("gravity") = false,
@@ -447,4 +447,21 @@ PYBIND11_MODULE(mnk, m) {
 
   m.def("open_table", &OpenTable, py::arg("path"),
         "Opens a table file (checked as `play` checks it).");
+}
+
+}  // namespace
+}  // namespace mnk
+
+PYBIND11_MODULE(mnk, m) {
+  using namespace mnk;
+  m.doc() =
+      "The perfect player of tic-tac-toe and its family (m,n,k-games, "
+      "gravity, misère):\nevery position's value, remoteness and best move, "
+      "from solved tables or exact search.";
+  m.attr("__version__") = "1.0.0";
+
+  AddExceptions(m);
+  AddResults(m);
+  AddTable(m);
+  AddGame(m);
 }

@@ -118,6 +118,30 @@ absl::Status CheckWriteTarget(const std::string& path) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// mkstemp on `temp` (its XXXXXX filled in), the file registered for
+// RemovePendingTempFile when `tidy`. SIGINT and SIGTERM wait meanwhile, so
+// that a handler never misses a file made. The descriptor, or -1 (errno).
+int MakeTemp(std::string* temp, bool tidy) {
+  sigset_t stops, before;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stops, &before);
+  const int fd = mkstemp(temp->data());
+  const int error = errno;
+  if (fd >= 0 && tidy && temp->size() <= PATH_MAX) {
+    std::memcpy(g_pending_temp, temp->c_str(), temp->size() + 1);
+    g_pending = 1;
+  }
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  errno = error;
+  return fd;
+}
+
+}  // namespace
+
 absl::Status WriteAtomically(const std::string& path, const Emitter& emit_all,
                              AtomicWriteOptions options) {
   if (absl::Status s = CheckWriteTarget(path); !s.ok()) return s;
@@ -133,19 +157,7 @@ absl::Status WriteAtomically(const std::string& path, const Emitter& emit_all,
   const mode_t mode = replacing ? old.st_mode & 07777 : 0666 & ~mask;
 
   std::string temp = parts.temp_prefix + "XXXXXX";
-  // SIGINT and SIGTERM wait while the file is made and registered, so that
-  // a handler calling RemovePendingTempFile never misses it.
-  sigset_t stops, before;
-  sigemptyset(&stops);
-  sigaddset(&stops, SIGINT);
-  sigaddset(&stops, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stops, &before);
-  int fd = mkstemp(temp.data());
-  if (fd >= 0 && options.tidy && temp.size() <= PATH_MAX) {
-    std::memcpy(g_pending_temp, temp.c_str(), temp.size() + 1);
-    g_pending = 1;
-  }
-  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  int fd = MakeTemp(&temp, options.tidy);
   if (fd < 0) {
     return absl::ErrnoToStatus(
         errno, absl::StrCat("cannot create a file beside ", name));
