@@ -11,15 +11,17 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "player/player.h"
+#include "solver/cli/cli.h"
+#include "solver/cli/threads_flag.h"
 #include "solver/game/game.h"
 #include "solver/search/connect.h"
 #include "table/table.h"
@@ -32,7 +34,6 @@ ABSL_FLAG(std::string, book, "",
           "the opening book (default: the built-in 7x6 book, as play uses)");
 ABSL_FLAG(int, table_bits, 24,
           "log2 of the search's table entries (play's --search_memory=256M)");
-ABSL_FLAG(int, threads, 2, "search threads (play's --search_threads)");
 ABSL_FLAG(uint64_t, seed, 1, "random seed of the random opponent");
 
 namespace mnk {
@@ -138,7 +139,9 @@ int Run(const char* argv0) {
   absl::StatusOr<Table> book = LoadBook(argv0, game);
   ConnectSearchOptions options;
   options.table_bits = absl::GetFlag(FLAGS_table_bits);
-  options.threads = absl::GetFlag(FLAGS_threads);
+  absl::StatusOr<int> threads = ThreadsFromFlag(ConnectSearch::kMaxThreads);
+  if (!threads.ok()) return Fail(kExitUsage, threads.status());
+  options.threads = *threads;
   absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
       ConnectSearch::Create(game, options);
   if (!book.ok() || !search.ok()) {
@@ -181,6 +184,13 @@ int Run(const char* argv0) {
 }  // namespace mnk
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
+  if (std::optional<int> done = mnk::StartTool(
+          "games_benchmark",
+          "times the perfect player's moves in whole games of Connect Four "
+          "7x6,\nas play answers them.\n"
+          "  games_benchmark [--games=50] [--book=FILE] [--threads=T]",
+          argc, argv)) {
+    return *done;
+  }
   return mnk::Run(argv[0]);
 }

@@ -29,16 +29,16 @@
 #include <streambuf>
 #include <string>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/flags/flag.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "player/answer_source.h"
 #include "player/player.h"
 #include "solver/cli/cli.h"
+#include "solver/cli/game_flags.h"
+#include "solver/cli/search_flags.h"
+#include "solver/cli/threads_flag.h"
 #include "solver/game/printable.h"
 #include "solver/search/connect.h"
 #include "table/record.h"
@@ -46,17 +46,6 @@
 
 ABSL_FLAG(std::string, table, "",
           "table file (default: the built-in table of the game)");
-ABSL_FLAG(std::optional<int>, width, std::nullopt,
-          "board width (default: the table's, else 3)");
-ABSL_FLAG(std::optional<int>, height, std::nullopt,
-          "board height (default: the table's, else 3)");
-ABSL_FLAG(std::optional<int>, k, std::nullopt,
-          "stones in a row that win (default: the table's, else 3)");
-ABSL_FLAG(bool, gravity, false,
-          "a Connect-style game (default: as the table says)");
-ABSL_FLAG(bool, misere, false,
-          "misère: whoever completes k in a row loses (default: as the table "
-          "says)");
 ABSL_FLAG(std::optional<std::string>, position, std::nullopt,
           "answer this position and exit: rows from the top, X O or . a "
           "cell, '/' between rows");
@@ -67,12 +56,6 @@ ABSL_FLAG(bool, json, false,
 ABSL_FLAG(std::string, book, "",
           "opening book for a game played by search (default: the built-in "
           "book of the game, if any)");
-ABSL_FLAG(std::string, search_memory, "256M",
-          "memory for the exact search's transposition table, on a "
-          "Connect-style board without a table (K, M, G: powers of 1024)");
-ABSL_FLAG(int, search_threads, 2,
-          "threads of the exact search (1 to 64): they share its table and "
-          "search big positions together");
 ABSL_FLAG(std::string, first, "human",
           "who moves first in a game: human or ai");
 ABSL_FLAG(std::string, mark, "X",
@@ -80,30 +63,6 @@ ABSL_FLAG(std::string, mark, "X",
 
 namespace mnk {
 namespace {
-
-// The flags named on the command line, and those given an empty value
-// ("--width=", "--position="): absl reads an empty optional flag as unset,
-// and a bool flag cannot say whether it was given (a table's own setting is
-// the default for --gravity and --misere).
-absl::flat_hash_set<std::string> named_flags;
-absl::flat_hash_set<std::string> empty_flags;
-
-void ScanFlags(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    absl::string_view arg = argv[i];
-    if (arg == "--") break;
-    if (!absl::ConsumePrefix(&arg, "--")) {
-      if (!absl::ConsumePrefix(&arg, "-")) continue;
-    }
-    const size_t eq = arg.find('=');
-    std::string name(arg.substr(0, eq));
-    if (eq != absl::string_view::npos && eq + 1 == arg.size()) {
-      empty_flags.insert(name);
-    }
-    if (absl::StartsWith(name, "no")) named_flags.insert(name.substr(2));
-    named_flags.insert(std::move(name));
-  }
-}
 
 // --batch's input and output. Answers gather in a buffer that is written
 // (one write() for many answers) only when it is large or before a read that
@@ -180,21 +139,8 @@ class BatchStreams : public std::streambuf {
 // An empty --position is a position (a wrong one), not no position.
 std::optional<std::string> PositionFlag() {
   std::optional<std::string> position = absl::GetFlag(FLAGS_position);
-  if (!position && named_flags.contains("position")) position = "";
+  if (!position && FlagGiven("position")) position = "";
   return position;
-}
-
-// The game asked for: the flags given, the rest from `rest` (the table's
-// game, or tic-tac-toe when there is no --table).
-GameSpec AskedGame(const GameSpec& rest) {
-  auto given = [](const char* flag, bool value, bool otherwise) {
-    return named_flags.contains(flag) ? value : otherwise;
-  };
-  return GameSpec{absl::GetFlag(FLAGS_width).value_or(rest.width),
-                  absl::GetFlag(FLAGS_height).value_or(rest.height),
-                  absl::GetFlag(FLAGS_k).value_or(rest.k),
-                  given("gravity", absl::GetFlag(FLAGS_gravity), rest.gravity),
-                  given("misere", absl::GetFlag(FLAGS_misere), rest.misere)};
 }
 
 // The flags that make no sense together, or are empty.
@@ -209,14 +155,6 @@ absl::Status CheckFlags() {
     return absl::InvalidArgumentError(
         absl::StrCat("--mark=", Printable(mark), ": expected X or O"));
   }
-  for (const char* flag : {"width", "height", "k", "table", "book"}) {
-    if (empty_flags.contains(flag)) {
-      const std::string name = flag;
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--", flag, "= is empty: expected ",
-          name == "table" || name == "book" ? "a file name" : "a number"));
-    }
-  }
   const bool batch = absl::GetFlag(FLAGS_batch);
   const bool answers = PositionFlag().has_value() || batch;
   if (batch && PositionFlag().has_value()) {
@@ -224,7 +162,7 @@ absl::Status CheckFlags() {
         "--batch and --position cannot be used together");
   }
   for (const char* flag : {"first", "mark"}) {
-    if (answers && named_flags.contains(flag)) {
+    if (answers && FlagGiven(flag)) {
       return absl::InvalidArgumentError(
           absl::StrCat("--", flag,
                        " applies to a game, not to the answers of "
@@ -238,7 +176,7 @@ absl::Status CheckFlags() {
   }
   // Without --table, the flags name the game: one that exists.
   if (absl::GetFlag(FLAGS_table).empty()) {
-    return Game::Create(AskedGame(GameSpec())).status();
+    return Game::Create(GameSpecFromFlags(GameSpec())).status();
   }
   return absl::OkStatus();
 }
@@ -314,28 +252,22 @@ absl::StatusOr<std::unique_ptr<AnswerSource>> OpenSource() {
   SourceOptions options;
   options.table = UserPath(absl::GetFlag(FLAGS_table));
   options.book = UserPath(absl::GetFlag(FLAGS_book));
-  const std::string memory = absl::GetFlag(FLAGS_search_memory);
-  absl::StatusOr<uint64_t> bytes = BytesFlag("search_memory", memory);
-  if (!bytes.ok()) return bytes.status();
-  options.search_memory = *bytes;
-  options.search_memory_name =
-      absl::StrCat("--search_memory=", Printable(memory));
-  options.search_threads = absl::GetFlag(FLAGS_search_threads);
-  if (options.search_threads < 1 ||
-      options.search_threads > ConnectSearch::kMaxThreads) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--search_threads=", options.search_threads,
-                     ": expected 1 to ", ConnectSearch::kMaxThreads));
-  }
+  absl::StatusOr<SearchMemory> memory = SearchMemoryFromFlag();
+  if (!memory.ok()) return memory.status();
+  options.search_memory = memory->bytes;
+  options.search_memory_name = memory->name;
+  absl::StatusOr<int> threads = ThreadsFromFlag(ConnectSearch::kMaxThreads);
+  if (!threads.ok()) return threads.status();
+  options.search_threads = *threads;
   if (options.table.empty()) {
-    return AnswerSource::Open(AskedGame(GameSpec()), options);
+    return AnswerSource::Open(GameSpecFromFlags(GameSpec()), options);
   }
   absl::StatusOr<std::unique_ptr<AnswerSource>> source =
       AnswerSource::Open(std::nullopt, options);
   if (!source.ok()) return source;
   const Table& table = *(*source)->table();
-  if (absl::Status s =
-          table.ExpectGame(AskedGame(table.game().spec()), options.table);
+  if (absl::Status s = table.ExpectGame(GameSpecFromFlags(table.game().spec()),
+                                        options.table);
       !s.ok()) {
     return s;
   }
@@ -371,14 +303,15 @@ int Main() {
 }  // namespace mnk
 
 int main(int argc, char** argv) {
-  mnk::ScanFlags(argc, argv);
   if (std::optional<int> done = mnk::StartTool(
           "play",
           "plays or answers positions of an m,n,k game from its table (or,\n"
-          "on a Connect-style board without one, by exact search).\n"
+          "on a Connect-style board without one, by exact search). The game:\n"
+          "the table's with --table, else tic-tac-toe unless the game flags\n"
+          "say otherwise.\n"
           "  play [--table=FILE | --width=M --height=N --k=K [--gravity] "
           "[--misere]]\n"
-          "       [--book=FILE] [--search_memory=256M] [--search_threads=2]\n"
+          "       [--book=FILE] [--search_memory=256M] [--threads=T]\n"
           "                                                  (Connect-style, "
           "no table)\n"
           "       [--first=human|ai] [--mark=X|O]            a game\n"

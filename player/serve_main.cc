@@ -55,6 +55,7 @@
 #include "player/search_pool.h"
 #include "player/server.h"
 #include "solver/cli/cli.h"
+#include "solver/cli/search_flags.h"
 #include "solver/game/printable.h"
 #include "solver/search/connect.h"
 #include "table/table.h"
@@ -70,9 +71,6 @@ ABSL_FLAG(bool, in_memory, false,
           "kernel gives them, instead of mapping them: each costs its size "
           "in memory and seconds to load, and probes of big tables are "
           "faster");
-ABSL_FLAG(std::string, search_memory, "256M",
-          "memory for the transposition table of the search that plays "
-          "Connect Four 7x6 (K, M, G)");
 ABSL_FLAG(uint64_t, search_nodes, 10000000,
           "the most positions the search visits for one answer, at least 1 "
           "(a few seconds; past it the answer is a 503 error)");
@@ -447,11 +445,10 @@ absl::StatusOr<SearchFlags> SearchFlagsChecked() {
         ": expected 0.1 to 9 (an answer's connection is closed after 10 s)"));
   }
   f.deadline = absl::Seconds(seconds);
-  const std::string memory = absl::GetFlag(FLAGS_search_memory);
-  absl::StatusOr<uint64_t> bytes = BytesFlag("search_memory", memory);
-  if (!bytes.ok()) return bytes.status();
-  f.memory = *bytes;
-  f.memory_name = absl::StrCat("--search_memory=", Printable(memory));
+  absl::StatusOr<SearchMemory> memory = SearchMemoryFromFlag();
+  if (!memory.ok()) return memory.status();
+  f.memory = memory->bytes;
+  f.memory_name = memory->name;
   // Refused now, as a bad command line, not once the tables are loaded.
   absl::StatusOr<int> bits =
       ConnectSearch::TableBitsForFlag(f.memory, f.searches, f.memory_name);

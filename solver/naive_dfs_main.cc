@@ -13,17 +13,13 @@
 #include <cstdio>
 #include <memory>
 #include <new>
+#include <optional>
 
-#include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/numeric/bits.h"
+#include "solver/cli/cli.h"
+#include "solver/cli/game_flags.h"
 #include "solver/game/game.h"
 #include "solver/game/policy.h"
-
-ABSL_FLAG(int, width, 4, "board width m");
-ABSL_FLAG(int, height, 4, "board height n");
-ABSL_FLAG(int, k, 4, "k in a row wins");
-ABSL_FLAG(bool, gravity, false, "pieces drop to the lowest empty cell");
 
 namespace mnk {
 namespace {
@@ -79,30 +75,31 @@ class NaiveDfs {
 }  // namespace mnk
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
-  const mnk::GameSpec spec{absl::GetFlag(FLAGS_width),
-                           absl::GetFlag(FLAGS_height), absl::GetFlag(FLAGS_k),
-                           absl::GetFlag(FLAGS_gravity)};
-  absl::StatusOr<mnk::Game> game = mnk::Game::Create(spec);
-  if (!game.ok() || game->cells() > 20) {
-    std::fprintf(stderr, "naive_dfs: %s\n",
-                 game.ok() ? "expected at most 20 cells (3^20 bytes)"
-                           : std::string(game.status().message()).c_str());
-    return 1;
+  if (std::optional<int> done = mnk::StartTool(
+          "naive_dfs",
+          "solves a game by the naive memoized depth-first search, the\n"
+          "yardstick of solve's speed (the game: 4,4,4 unless the game flags\n"
+          "say otherwise; at most 20 cells).\n"
+          "  naive_dfs [--width=4 --height=4 --k=4] [--gravity] [--misere]",
+          argc, argv)) {
+    return *done;
   }
-  const auto start = std::chrono::steady_clock::now();
-  try {
+  absl::StatusOr<mnk::Game> game = mnk::GameFromFlags({4, 4, 4});
+  if (!game.ok()) return mnk::Fail(mnk::kExitUsage, game.status());
+  if (game->cells() > 20) {
+    return mnk::Fail(mnk::kExitUsage,
+                     "expected at most 20 cells (3^cells bytes)");
+  }
+  return mnk::RunGuarded([&] {
+    const auto start = std::chrono::steady_clock::now();
     mnk::NaiveDfs dfs(*game);
     const uint8_t root = dfs.Solve(mnk::Position{}, 0);
     std::printf(
-        "%s: %s in %d, %llu positions, %.3f s\n", spec.Name().c_str(),
+        "%s: %s in %d, %llu positions, %.3f s\n", game->spec().Name().c_str(),
         std::string(mnk::ValueName(static_cast<mnk::Value>(root >> 6))).c_str(),
         root & 63, static_cast<unsigned long long>(dfs.positions()),
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count());
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "naive_dfs: out of memory\n");
-    return 4;
-  }
-  return 0;
+    return mnk::kExitOk;
+  });
 }

@@ -19,25 +19,24 @@
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "solver/cli/cli.h"
+#include "solver/cli/game_flags.h"
+#include "solver/cli/threads_flag.h"
+#include "solver/cli/work_dir_flag.h"
 #include "solver/game/game.h"
 #include "solver/game/game_json.h"
 #include "solver/game/printable.h"
 #include "solver/retrograde/solver.h"
 #include "solver/retrograde/sparse.h"
+#include "solver/solve_estimate.h"
 #include "table/file_io.h"
 #include "table/layout.h"
+#include "table/tier_flags.h"
 #include "table/work_dir.h"
 #include "table/write.h"
 
-ABSL_FLAG(int, width, 3, "board width m (columns)");
-ABSL_FLAG(int, height, 3, "board height n (rows)");
-ABSL_FLAG(int, k, 3, "stones in a row that win");
-ABSL_FLAG(bool, gravity, false, "stones drop to the lowest empty cell");
-ABSL_FLAG(bool, misere, false, "misère: whoever completes k in a row loses");
 ABSL_FLAG(std::string, out, "", "write the table to this file");
 ABSL_FLAG(bool, json, false, "print the summary as one JSON object");
 ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
-ABSL_FLAG(int, threads, 0, "worker threads (0: one per core)");
 ABSL_FLAG(std::string, layout, "auto",
           "full, compact, compressed, book or auto: auto is full up to 64 "
           "MiB, else compressed; book lists the reachable positions alone, "
@@ -45,15 +44,9 @@ ABSL_FLAG(std::string, layout, "auto",
 ABSL_FLAG(std::string, memory, "",
           "the most memory the solve may use, e.g. 12G (K, M, G, T: powers "
           "of 1024; default 3/4 of this machine's)");
-ABSL_FLAG(std::string, work_dir, "",
-          "keep each solved tier in this folder (created if missing), for "
-          "--resume");
-ABSL_FLAG(bool, resume, false,
-          "continue the solve kept in --work-dir, with the same game and "
-          "options");
-ABSL_FLAG(std::string, tier_indices, "1048576",
-          "indices a tier of the work dir holds, a power of two (never "
-          "changes the table)");
+ABSL_FLAG(bool, estimate, false,
+          "print the memory, time and disk the solve would take, from the "
+          "rates of the boards measured, and exit without solving");
 ABSL_FLAG(std::string, remoteness, "",
           "yes or no: whether the table keeps remoteness (default yes; no "
           "writes a compressed table without it, smaller)");
@@ -169,12 +162,6 @@ void OnSignal(int signal) {
   std::raise(signal);
 }
 
-absl::StatusOr<Game> GameFromFlags() {
-  return Game::Create({absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
-                       absl::GetFlag(FLAGS_k), absl::GetFlag(FLAGS_gravity),
-                       absl::GetFlag(FLAGS_misere)});
-}
-
 // The layout --layout and --remoteness ask for; nullopt for --layout=auto
 // (then `remoteness` says whether --remoteness=no was given).
 struct LayoutRequest {
@@ -222,7 +209,7 @@ absl::StatusOr<LayoutRequest> LayoutFromFlags() {
 // Every option but the layout, from the flags.
 absl::StatusOr<SolveOptions> OptionsFromFlags(Cluster& cluster) {
   SolveOptions options;
-  absl::StatusOr<int> threads = ThreadsFlag(absl::GetFlag(FLAGS_threads));
+  absl::StatusOr<int> threads = ThreadsFromFlag(kMaxThreads);
   if (!threads.ok()) return threads.status();
   options.threads = *threads;
   options.progress = !absl::GetFlag(FLAGS_quiet);
@@ -232,19 +219,11 @@ absl::StatusOr<SolveOptions> OptionsFromFlags(Cluster& cluster) {
     if (!parsed.ok()) return parsed.status();
     options.max_bytes = *parsed;
   }
-  options.work_dir = UserPath(absl::GetFlag(FLAGS_work_dir));
-  options.resume = absl::GetFlag(FLAGS_resume);
-  if (options.resume && options.work_dir.empty()) {
-    return absl::InvalidArgumentError(
-        "--resume needs the --work-dir of the solve to resume");
-  }
-  const std::string tiers = absl::GetFlag(FLAGS_tier_indices);
-  if (!absl::SimpleAtoi(tiers, &options.tier_indices) || tiers[0] == '+' ||
-      !CheckTierIndices(options.tier_indices).ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--tier-indices=", Printable(tiers), ": expected a power of two from ",
-        kMinTierIndices, " to ", kMaxTierIndices, ", e.g. 1048576"));
-  }
+  options.work_dir = WorkDirFromFlag();
+  absl::StatusOr<TierFlags> tiers = TierFlagsFromFlags(options.work_dir);
+  if (!tiers.ok()) return tiers.status();
+  options.resume = tiers->resume;
+  options.tier_indices = tiers->tier_indices;
   options.cluster = &cluster;
   return options;
 }
@@ -383,9 +362,24 @@ absl::StatusOr<Written> WriteSolution(const Solution& s,
   return w;
 }
 
+// --estimate: what the solve would take, printed by rank 0.
+int PrintEstimate(const Game& game, const SolveOptions& options, bool lead) {
+  if (!lead) return kExitOk;
+  const SolveEstimate estimate = EstimateSolve(game, options);
+  std::string report = EstimateReport(game, options, estimate);
+  if (!estimate.reachable_bound && estimate.memory > options.max_bytes) {
+    absl::StrAppend(&report, "refused as it is: ", MemoryMessage(game, options),
+                    "\n");
+  }
+  if (std::fputs(report.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
+    return OutputFailed("the estimate");
+  }
+  return kExitOk;
+}
+
 int Main(Cluster& cluster) {
   const bool lead = cluster.rank() == 0;
-  absl::StatusOr<Game> game = GameFromFlags();
+  absl::StatusOr<Game> game = GameFromFlags(GameSpec());
   if (!game.ok()) return Fail(kExitUsage, game.status());
   if (absl::Status s = CheckSolvable(*game); !s.ok())
     return Fail(kExitUsage, s);
@@ -401,6 +395,9 @@ int Main(Cluster& cluster) {
     }
   }
   options->layout = ChooseLayout(*game, *layout, *options, lead);
+  if (absl::GetFlag(FLAGS_estimate)) {
+    return PrintEstimate(*game, *options, lead);
+  }
   const bool sparse = options->layout == TableLayout::Book();
   if (sparse && (!options->work_dir.empty() || cluster.size() > 1)) {
     return Fail(kExitUsage,
@@ -436,13 +433,14 @@ int RunSolve(int argc, char** argv, Cluster& cluster) {
                          : "solve";
   if (std::optional<int> done = StartTool(
           name,
-          "solves an m,n,k game completely and writes its table.\n"
+          "solves an m,n,k game completely and writes its table (the game:\n"
+          "tic-tac-toe, 3,3,3, unless the game flags say otherwise).\n"
           "  solve --width=M --height=N --k=K [--gravity] [--misere] "
           "[--out=FILE]\n"
           "        [--layout=auto|full|compact|compressed|book] "
           "[--remoteness=yes|no]\n"
           "        [--json] [--quiet] [--threads=T] [--memory=BYTES]\n"
-          "        [--work-dir=DIR [--resume]]",
+          "        [--work-dir=DIR [--resume]] [--estimate]",
           argc, argv)) {
     return *done;
   }
@@ -453,7 +451,7 @@ int RunSolve(int argc, char** argv, Cluster& cluster) {
   return RunGuarded(
       [&] { return Main(cluster); },
       [] {
-        const std::string dir = UserPath(absl::GetFlag(FLAGS_work_dir));
+        const std::string dir = WorkDirFromFlag();
         return dir.empty() ? std::string()
                            : absl::StrCat("; the tiers done are kept in ", dir,
                                           ": run again with --resume");

@@ -25,21 +25,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "solver/cli/cli.h"
+#include "solver/cli/threads_flag.h"
+#include "solver/cli/work_dir_flag.h"
 #include "solver/game/printable.h"
 #include "solver/parallel/parallel.h"
 #include "table/table.h"
+#include "table/tier_flags.h"
 #include "table/verify.h"
 
 ABSL_FLAG(std::string, table, "", "the table file to check");
-ABSL_FLAG(int, threads, 0, "worker threads (0: one per core)");
 ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
-ABSL_FLAG(std::string, work_dir, "",
-          "check a compressed table a tier at a time, with "
-          "scratch tiers in this directory");
-ABSL_FLAG(uint64_t, tier_indices, uint64_t{1} << 24,
-          "with --work-dir: indices a scratch tier holds (a power of two)");
-ABSL_FLAG(bool, resume, false,
-          "with --work-dir: continue the verify stopped there");
 
 namespace mnk {
 namespace {
@@ -66,9 +61,10 @@ absl::StatusOr<Table> LoadChecked(const std::string& path) {
 // Step 2: every record against its children, with a progress line; in
 // memory, or a tier at a time with --work-dir (the forward pass, then each
 // layer: twice the entries).
-absl::StatusOr<VerifyReport> CheckRecords(const Table& table, int threads) {
+absl::StatusOr<VerifyReport> CheckRecords(const Table& table, int threads,
+                                          const std::string& work_dir,
+                                          const TierFlags& tiers) {
   const bool book = table.layout() == Layout::kBook;
-  const std::string work_dir = UserPath(absl::GetFlag(FLAGS_work_dir));
   const uint64_t entries = book ? table.reachable() : table.index().size();
   Progress progress(!absl::GetFlag(FLAGS_quiet),
                     "verify " + table.game().spec().Name(),
@@ -79,8 +75,8 @@ absl::StatusOr<VerifyReport> CheckRecords(const Table& table, int threads) {
   TieredVerifyOptions options;
   options.work_dir = work_dir;
   options.threads = threads;
-  options.tier_indices = absl::GetFlag(FLAGS_tier_indices);
-  options.resume = absl::GetFlag(FLAGS_resume);
+  options.tier_indices = tiers.tier_indices;
+  options.resume = tiers.resume;
   return VerifyInWorkDir(table, options, add,
                          [&](uint64_t n) { progress.AddResumed(n); });
 }
@@ -139,17 +135,16 @@ int Main() {
   const auto start = std::chrono::steady_clock::now();
   const std::string path = UserPath(absl::GetFlag(FLAGS_table));
   if (path.empty()) return Fail(kExitUsage, "expected --table=FILE");
-  absl::StatusOr<int> threads = ThreadsFlag(absl::GetFlag(FLAGS_threads));
+  absl::StatusOr<int> threads = ThreadsFromFlag(kMaxThreads);
   if (!threads.ok()) return Fail(kExitUsage, threads.status());
-  if (absl::GetFlag(FLAGS_work_dir).empty() &&
-      (absl::GetFlag(FLAGS_resume) ||
-       absl::GetFlag(FLAGS_tier_indices) != uint64_t{1} << 24)) {
-    return Fail(kExitUsage, "--resume and --tier-indices need --work-dir=DIR");
-  }
+  const std::string work_dir = WorkDirFromFlag();
+  absl::StatusOr<TierFlags> tiers = TierFlagsFromFlags(work_dir);
+  if (!tiers.ok()) return Fail(kExitUsage, tiers.status());
   absl::StatusOr<Table> table = LoadChecked(path);
   if (!table.ok()) return Fail(TableExit(table.status()), table.status());
   if (!Flushed()) return OutputFailed("the report");
-  const absl::StatusOr<VerifyReport> report = CheckRecords(*table, *threads);
+  const absl::StatusOr<VerifyReport> report =
+      CheckRecords(*table, *threads, work_dir, *tiers);
   if (!report.ok()) return CheckFailed(report.status());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

@@ -55,8 +55,8 @@ for tool in "$SOLVE" "$PLAY" "$VERIFY" "$SERVE"; do
   case "$out" in *"--flagfile"*|*"No flags matched"*) fail "$name --help: Abseil's flags or none" ;; esac
 done
 expect_contains "solve --help" "  --width  board width" "$("$SOLVE" --help)"
-expect_contains "solve --help" "  --work-dir (or --work_dir)  keep each solved tier" "$("$SOLVE" --help)"
-expect_contains "play --help" "  --gravity  a Connect-style game (default: as the table says)" "$("$PLAY" --help)"
+expect_contains "solve --help" "  --work-dir (or --work_dir)  keep the work in this folder" "$("$SOLVE" --help)"
+expect_contains "play --help" "  --gravity  Connect-style: stones drop to the lowest empty cell of a column (default: the tool's game)" "$("$PLAY" --help)"
 case "$("$PLAY" --help)" in *"says)); default"*) fail "play --help: two defaults" ;; esac
 
 # --- Flag combinations.

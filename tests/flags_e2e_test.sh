@@ -29,6 +29,7 @@ player/play serach-memory search-memory 1
 player/serve prot port 1
 solver/book/book pliez plies 1
 tests/table_check cuont count 2
+solver/naive_dfs widht width 1
 TOOLS
 
 # A value given as the next argument is a value, even one that starts
@@ -62,6 +63,44 @@ for spelling in --work-dir --work_dir; do
 done
 expect_contains "play --help both spellings" "--search-memory (or --search_memory)" "$("$bin/player/play" --help)"
 expect_contains "book --help both spellings" "--work-dir (or --work_dir)" "$("$bin/solver/book/book" --help)"
+
+# A flag several tools take is defined once: its line of --help is the
+# same in each, and so is its check.
+help_line() { "$bin/$1" --help | grep -- "^  --$2 "; }
+while read -r flag tools; do
+  first=${tools%% *}
+  line=$(help_line "$first" "$flag")
+  [ -n "$line" ] || fail "$first --help: no --$flag"
+  for tool in $tools; do
+    expect_eq "$tool --help, --$flag" "$line" "$(help_line "$tool" "$flag")"
+  done
+done << 'SHARED'
+width solver/solve player/play solver/book/book solver/naive_dfs
+gravity solver/solve player/play solver/book/book solver/naive_dfs
+misere solver/solve player/play solver/book/book solver/naive_dfs
+threads solver/solve table/verify player/play solver/book/book
+search-memory player/play player/serve solver/book/book
+work-dir solver/solve table/verify solver/book/book
+resume solver/solve table/verify
+tier-indices solver/solve table/verify
+SHARED
+while read -r tool flag; do
+  "$bin/$tool" --threads=300 $flag > /dev/null 2> "$TMP/err"
+  expect_eq "$tool --threads=300 exit" 1 $?
+  expect_contains "$tool --threads=300" "--threads=300: expected 0 (one per core" "$(cat "$TMP/err")"
+done << 'THREADS'
+solver/solve
+table/verify --table=x
+solver/book/book --out=x.mnk
+THREADS
+"$bin/table/verify" --table=x --resume > /dev/null 2> "$TMP/err"
+expect_eq "verify --resume alone exit" 1 $?
+expect_contains "verify --resume alone" "--resume needs the --work-dir=DIR of the run" "$(cat "$TMP/err")"
+"$bin/solver/solve" --tier-indices=4096 > /dev/null 2> "$TMP/err"
+expect_eq "solve --tier-indices alone exit" 1 $?
+expect_contains "solve --tier-indices alone" "--tier-indices needs the --work-dir=DIR of the run" "$(cat "$TMP/err")"
+out=$("$bin/solver/naive_dfs" --width=3 --height=3 --k=3 --misere)
+expect_contains "naive_dfs --misere" "3,3,3 misère: draw in 9, " "$out"
 
 # An empty value: refused, not taken as "not given".
 while read -r tool flag; do

@@ -10,21 +10,16 @@
 #include "absl/strings/str_cat.h"
 #include "solver/book/book.h"
 #include "solver/cli/cli.h"
+#include "solver/cli/game_flags.h"
+#include "solver/cli/search_flags.h"
+#include "solver/cli/threads_flag.h"
+#include "solver/cli/work_dir_flag.h"
 #include "solver/game/printable.h"
 #include "solver/search/connect.h"
 #include "table/write.h"
 
-ABSL_FLAG(int, width, 7, "board width");
-ABSL_FLAG(int, height, 6, "board height");
-ABSL_FLAG(int, k, 4, "stones in a row that win");
 ABSL_FLAG(int, plies, 6, "the book holds positions of up to this many stones");
-ABSL_FLAG(std::string, work_dir, "",
-          "keeps each solved position here, so that a stopped run resumes");
 ABSL_FLAG(std::string, out, "", "the book's table file");
-ABSL_FLAG(std::string, search_memory, "1G",
-          "memory for the searches' transposition tables, shared out among "
-          "the threads (K, M, G)");
-ABSL_FLAG(int, threads, 2, "searches solving at once, a thread each");
 ABSL_FLAG(bool, quiet, false, "no progress lines on standard error");
 
 namespace mnk {
@@ -34,17 +29,12 @@ using Clock = std::chrono::steady_clock;
 
 // A search of the game the flags name, with its share of the memory.
 absl::StatusOr<std::unique_ptr<ConnectSearch>> MakeSearch(int threads) {
-  absl::StatusOr<Game> game =
-      Game::Create({absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
-                    absl::GetFlag(FLAGS_k), /*gravity=*/true});
+  absl::StatusOr<Game> game = GameFromFlags({7, 6, 4, /*gravity=*/true});
   if (!game.ok()) return game.status();
-  absl::StatusOr<uint64_t> bytes =
-      BytesFlag("search_memory", absl::GetFlag(FLAGS_search_memory));
-  if (!bytes.ok()) return bytes.status();
-  absl::StatusOr<int> bits = ConnectSearch::TableBitsForFlag(
-      *bytes, threads,
-      absl::StrCat("--search_memory=",
-                   Printable(absl::GetFlag(FLAGS_search_memory))));
+  absl::StatusOr<SearchMemory> memory = SearchMemoryFromFlag();
+  if (!memory.ok()) return memory.status();
+  absl::StatusOr<int> bits =
+      ConnectSearch::TableBitsForFlag(memory->bytes, threads, memory->name);
   if (!bits.ok()) return bits.status();
   return ConnectSearch::Create(*game, {*bits});
 }
@@ -58,7 +48,7 @@ int Main(Cluster& cluster) {
       !s.ok()) {
     return Fail(kExitOutput, s);
   }
-  absl::StatusOr<int> threads = ThreadsFlag(absl::GetFlag(FLAGS_threads));
+  absl::StatusOr<int> threads = ThreadsFromFlag(kMaxThreads);
   if (!threads.ok()) return Fail(kExitUsage, threads.status());
   std::vector<std::unique_ptr<ConnectSearch>> searches;
   std::vector<ConnectSearch*> pointers;
@@ -75,7 +65,7 @@ int Main(Cluster& cluster) {
   }
   BookOptions options;
   options.plies = absl::GetFlag(FLAGS_plies);
-  options.work_dir = UserPath(absl::GetFlag(FLAGS_work_dir));
+  options.work_dir = WorkDirFromFlag();
   options.cluster = &cluster;
   if (!absl::GetFlag(FLAGS_quiet) && writes) {
     options.progress = [&](const BookProgress& p) {
@@ -114,9 +104,12 @@ int RunBook(int argc, char** argv, Cluster& cluster) {
                          : "book";
   if (std::optional<int> done = StartTool(
           name,
-          "builds the opening book of a Connect-style game by exact search.\n"
+          "builds the opening book of a Connect-style game by exact search\n"
+          "(the game: Connect Four 7x6, 7,6,4 gravity, unless the game flags\n"
+          "say otherwise).\n"
           "  book [--width=7 --height=6 --k=4] --plies=P --out=FILE "
-          "[--work_dir=DIR] [--search_memory=1G] [--threads=2]",
+          "[--work_dir=DIR]\n"
+          "       [--search_memory=1G] [--threads=T]",
           argc, argv)) {
     return *done;
   }

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/flags/commandlineflag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
@@ -38,6 +39,25 @@ bool OwnFlag(const absl::CommandLineFlag& flag) {
     if (absl::StrContains(file, package)) return true;
   }
   return false;
+}
+
+absl::flat_hash_set<std::string>& GivenFlags() {
+  static auto* given = new absl::flat_hash_set<std::string>();
+  return *given;
+}
+
+// Records the flags named on a normalized command line, for FlagGiven.
+void RecordGivenFlags(const std::vector<std::string>& args) {
+  for (size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
+    absl::string_view arg = args[i];
+    if (!absl::ConsumePrefix(&arg, "-")) continue;
+    absl::ConsumePrefix(&arg, "-");
+    const absl::string_view name = arg.substr(0, arg.find('='));
+    GivenFlags().insert(std::string(name));
+    if (absl::StartsWith(name, "no")) {
+      GivenFlags().insert(std::string(name.substr(2)));
+    }
+  }
 }
 
 std::string& ToolNameStorage() {
@@ -222,6 +242,7 @@ std::optional<int> StartTool(absl::string_view name, absl::string_view usage,
   if (std::optional<std::string> bad = BadFlag(normalized, argv)) {
     return Fail(kExitUsage, *bad);
   }
+  RecordGivenFlags(normalized);
   const std::vector<char*> rest =
       absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
   if (rest.size() > 1) {
@@ -231,6 +252,8 @@ std::optional<int> StartTool(absl::string_view name, absl::string_view usage,
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error
   return std::nullopt;
 }
+
+bool FlagGiven(absl::string_view name) { return GivenFlags().contains(name); }
 
 int RunGuarded(const std::function<int()>& main,
                const std::function<std::string()>& hint) {

@@ -89,6 +89,12 @@ std::string Bytes(uint64_t n);
 std::optional<int> StartTool(absl::string_view name, absl::string_view usage,
                              int argc, char** argv);
 
+// Whether the command line named the flag (StartTool records them): a bool
+// flag cannot say whether it was given ("--gravity", "--nogravity",
+// "--gravity=false" are all given), nor an empty optional one. `name` as
+// defined, with '_'.
+bool FlagGiven(absl::string_view name);
+
 // Runs a tool's Main: running out of memory (std::bad_alloc) and threads
 // that cannot start (std::system_error) end it with a message and
 // kExitMemory instead of an abort. `hint` is added to the out-of-memory

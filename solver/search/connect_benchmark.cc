@@ -6,27 +6,25 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_format.h"
+#include "solver/cli/cli.h"
+#include "solver/cli/game_flags.h"
+#include "solver/cli/threads_flag.h"
 #include "solver/game/game.h"
 #include "solver/search/connect.h"
 
-ABSL_FLAG(int, width, 7, "board width");
-ABSL_FLAG(int, height, 6, "board height");
-ABSL_FLAG(int, k, 4, "stones in a row that win");
 ABSL_FLAG(std::vector<std::string>, plies,
           std::vector<std::string>({"8", "10", "12", "14"}),
           "plies at which positions are drawn");
 ABSL_FLAG(int, positions, 100, "positions per ply");
 ABSL_FLAG(int, table_bits, 24, "log2 of the transposition table's entries");
 ABSL_FLAG(bool, empty, false, "also solve the empty board");
-ABSL_FLAG(int, threads, 1,
-          "threads searching each position at once (ConnectSearchOptions)");
 ABSL_FLAG(uint64_t, seed, 1, "random seed");
 ABSL_FLAG(int, games, 0,
           "also play this many games from positions at --from_ply, the "
@@ -117,17 +115,16 @@ void TimeGames(const Game& game, ConnectSearch& search, uint64_t seed,
 }
 
 int Run() {
-  const Game game =
-      *Game::Create({absl::GetFlag(FLAGS_width), absl::GetFlag(FLAGS_height),
-                     absl::GetFlag(FLAGS_k), true});
+  absl::StatusOr<Game> created = GameFromFlags({7, 6, 4, /*gravity=*/true});
+  if (!created.ok()) return Fail(kExitUsage, created.status());
+  const Game game = *created;
+  absl::StatusOr<int> threads = ThreadsFromFlag(ConnectSearch::kMaxThreads);
+  if (!threads.ok()) return Fail(kExitUsage, threads.status());
   ConnectSearchOptions options;
   options.table_bits = absl::GetFlag(FLAGS_table_bits);
-  options.threads = absl::GetFlag(FLAGS_threads);
+  options.threads = *threads;
   auto search = ConnectSearch::Create(game, options);
-  if (!search.ok()) {
-    std::fprintf(stderr, "%s\n", search.status().ToString().c_str());
-    return 1;
-  }
+  if (!search.ok()) return Fail(kExitUsage, search.status());
   std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
   std::printf("%s, table 2^%d entries, %d thread(s)\n",
               game.spec().Name().c_str(), absl::GetFlag(FLAGS_table_bits),
@@ -196,6 +193,14 @@ int Run() {
 }  // namespace mnk
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
+  if (std::optional<int> done = mnk::StartTool(
+          "connect_benchmark",
+          "times the exact search of a Connect-style game (Connect Four 7x6\n"
+          "unless the game flags say otherwise) on positions of random games.\n"
+          "  connect_benchmark [--plies=8,10] [--positions=N] [--threads=T] "
+          "[--empty]",
+          argc, argv)) {
+    return *done;
+  }
   return mnk::Run();
 }

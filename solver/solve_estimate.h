@@ -1,0 +1,54 @@
+// What a solve will take before it starts: `solve --estimate`. Memory is
+// the solver's own count (SolveBytes, the figure it refuses --memory by);
+// time, work-dir disk and a compressed table's size are ranges, the index
+// size times the rates of the boards measured here (docs/results.md,
+// docs/figures.md): the fastest and the slowest of the measured boards of
+// the same kind (with or without gravity, in memory or in tiers).
+//
+//   SolveEstimate e = EstimateSolve(game, options);
+//   std::fputs(EstimateReport(game, options, e).c_str(), stdout);
+//
+//   solve 6,6,4 gravity, compressed, in tiers in --work-dir, 2 threads:
+//     indices   600,524,301,377 boards to test
+//     memory    13.14 GiB at most (--memory: 17.25 GiB)
+//     time      1.6 to 4.3 hours
+//     work dir  15.10 to 24.30 GiB at most
+//     table     8.94 to 33.55 GiB
+#ifndef MNK_SOLVER_SOLVE_ESTIMATE_H_
+#define MNK_SOLVER_SOLVE_ESTIMATE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "solver/game/game.h"
+#include "solver/retrograde/solver.h"
+
+namespace mnk {
+
+// A quantity known only within a range.
+struct Range {
+  double low = 0;
+  double high = 0;
+};
+
+struct SolveEstimate {
+  uint64_t indices = 0;          // boards the solve tests (the index size)
+  uint64_t memory = 0;           // SolveBytes: what --memory is checked against
+  Range seconds;                 // whole process, on options.threads threads
+  Range work_dir_bytes;          // the work dir at its fullest; 0 without one
+  Range table_bytes;             // the table file (exact for full and compact)
+  bool reachable_bound = false;  // the book layout: it depends on the
+                                 // reachable positions, unknown before
+};
+
+// The estimate of solving `game` with `options` (its layout chosen). Only
+// for games CheckSolvable accepts.
+SolveEstimate EstimateSolve(const Game& game, const SolveOptions& options);
+
+// The estimate as `solve --estimate` prints it, a line a quantity.
+std::string EstimateReport(const Game& game, const SolveOptions& options,
+                           const SolveEstimate& estimate);
+
+}  // namespace mnk
+
+#endif  // MNK_SOLVER_SOLVE_ESTIMATE_H_
