@@ -7,8 +7,8 @@ TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 out=$("$TEST_SRCDIR/mnk/install/install" "$TMP/prefix")
 expect_eq "install exit" 0 $?
-expect_contains "install" "installed play, serve, solve, verify and book in $TMP/prefix/bin" "$out"
-for tool in play serve solve verify book; do
+expect_contains "install" "installed play, serve, sample, solve, verify and book in $TMP/prefix/bin" "$out"
+for tool in play serve sample solve verify book; do
   [ -x "$TMP/prefix/bin/$tool" ] || fail "$tool not installed"
 done
 # Elsewhere, with no runfiles and no data folder.
