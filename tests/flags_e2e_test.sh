@@ -30,6 +30,7 @@ player/serve prot port 1
 solver/book/book pliez plies 1
 tests/table_check cuont count 2
 solver/naive_dfs widht width 1
+player/sample cuont count 1
 TOOLS
 
 # A value given as the next argument is a value, even one that starts
@@ -102,6 +103,13 @@ expect_contains "solve --tier-indices alone" "--tier-indices needs the --work-di
 out=$("$bin/solver/naive_dfs" --width=3 --height=3 --k=3 --misere)
 expect_contains "naive_dfs --misere" "3,3,3 misère: draw in 9, " "$out"
 
+# sample's own checks.
+"$bin/player/sample" --table=x --count=0 > /dev/null 2> "$TMP/err"
+expect_eq "sample --count=0 exit" 1 $?
+expect_contains "sample --count=0" "--count=0: expected 1 to 1000000" "$(cat "$TMP/err")"
+"$bin/player/sample" --table="$TMP/missing.mnk" > /dev/null 2> "$TMP/err"
+expect_eq "sample, no table exit" 3 $?
+
 # An empty value: refused, not taken as "not given".
 while read -r tool flag; do
   "$bin/$tool" "$flag" > /dev/null 2> "$TMP/err"
@@ -116,6 +124,7 @@ player/play --table=
 player/serve --tables=
 solver/book/book --work_dir=
 tests/table_check --table=
+player/sample --table=
 EMPTY
 
 finish flags_e2e
