@@ -16,6 +16,7 @@
 #include "table/table.h"
 #include "table/verify.h"
 #include "table/write.h"
+#include "tests/small_boards.h"
 
 namespace mnk {
 namespace {
@@ -71,24 +72,13 @@ void CheckAgainstFull(const Solution& full, bool remoteness, Pick pick) {
 
 TEST(CompressedTest, EveryBoardUpTo12Cells) {
   int boards = 0;
-  for (int m = 1; m <= 12; ++m) {
-    for (int n = 1; m * n <= 12; ++n) {
-      for (int k = 1; k <= std::max(m, n); ++k) {
-        for (bool gravity : {false, true}) {
-          for (bool misere : {false, true}) {
-            const GameSpec spec{m, n, k, gravity, misere};
-            SCOPED_TRACE(spec.Name());
-            absl::StatusOr<Solution> full = Solve(*Game::Create(spec), {2});
-            ASSERT_TRUE(full.ok());
-            for (bool remoteness : {true, false}) {
-              CheckAgainstFull(*full, remoteness,
-                               [](uint64_t) { return true; });
-            }
-            ++boards;
-          }
-        }
-      }
+  for (const GameSpec& spec : SmallBoards()) {
+    SCOPED_TRACE(spec.Name());
+    for (bool remoteness : {true, false}) {
+      CheckAgainstFull(SolvedSmallBoard(spec), remoteness,
+                       [](uint64_t) { return true; });
     }
+    ++boards;
   }
   EXPECT_EQ(boards, 816);
 }

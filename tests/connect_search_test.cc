@@ -20,6 +20,7 @@
 #include "table/record.h"
 #include "table/table.h"
 #include "table/write.h"
+#include "tests/small_boards.h"
 
 namespace mnk {
 namespace {
@@ -57,29 +58,22 @@ Probe RecordsOf(const Solution& s) {
   };
 }
 
-Solution SolveGame(const Game& game) {
-  absl::StatusOr<Solution> s = Solve(game, {2});
-  EXPECT_TRUE(s.ok()) << s.status();
-  return *std::move(s);
-}
-
 TEST(ConnectSearchTest, AgreesWithTheTablesOfEveryBoardUpTo12Cells) {
   uint64_t compared = 0;
-  for (int width = 1; width <= 12; ++width) {
-    for (int height = 1; width * height <= 12; ++height) {
-      for (int k = 2; k <= 4 && k <= std::max(width, height); ++k) {
-        const Game game = *Game::Create({width, height, k, true});
-        const Solution s = SolveGame(game);
-        std::unique_ptr<ConnectSearch> search =
-            *ConnectSearch::Create(game, {16});
-        int reported = 0;
-        for (uint64_t i = 0; i < s.index.size() && reported < kMaxReported;
-             ++i) {
-          if (s.records.view().GetValue(i) == Value::kUnreachable) continue;
-          reported += !Agrees(*search, RecordsOf(s), s.index.At(i));
-          ++compared;
-        }
-      }
+  SmallBoardFilter gravity;
+  gravity.misere = false;
+  gravity.free = false;
+  gravity.min_k = 2;
+  gravity.max_k = 4;
+  for (const GameSpec& spec : SmallBoards(gravity)) {
+    const Solution& s = SolvedSmallBoard(spec);
+    std::unique_ptr<ConnectSearch> search =
+        *ConnectSearch::Create(s.game, {16});
+    int reported = 0;
+    for (uint64_t i = 0; i < s.index.size() && reported < kMaxReported; ++i) {
+      if (s.records.view().GetValue(i) == Value::kUnreachable) continue;
+      reported += !Agrees(*search, RecordsOf(s), s.index.At(i));
+      ++compared;
     }
   }
   EXPECT_EQ(compared, 587461u);

@@ -12,38 +12,25 @@
 #include "solver/retrograde/solver.h"
 #include "solver/search/search.h"
 #include "tests/family_checks.h"
+#include "tests/small_boards.h"
 
 namespace mnk {
 namespace {
-
-// Every board with at most 12 cells, every k, with and without gravity.
-std::vector<GameSpec> SmallBoards(bool misere) {
-  std::vector<GameSpec> boards;
-  for (int m = 1; m <= 12; ++m) {
-    for (int n = 1; m * n <= 12; ++n) {
-      for (int k = 1; k <= std::max(m, n); ++k) {
-        for (bool gravity : {false, true}) {
-          boards.push_back({m, n, k, gravity, misere});
-        }
-      }
-    }
-  }
-  return boards;
-}
 
 // Every reachable record equals live alpha-beta (plain below 10 cells, with
 // a transposition table above), and the reachable count equals a
 // depth-first enumeration from the empty board: the normal game and misère.
 void CheckSmallBoardsAgainstSearch(bool misere) {
   uint64_t positions = 0;
-  const std::vector<GameSpec> boards = SmallBoards(misere);
+  SmallBoardFilter filter;
+  filter.normal = !misere;
+  filter.misere = misere;
+  const std::vector<GameSpec> boards = SmallBoards(filter);
   for (const GameSpec& spec : boards) {
-    const Game game = *Game::Create(spec);
     SCOPED_TRACE(spec.Name());
-    absl::StatusOr<Solution> s = Solve(game, {2});
-    ASSERT_TRUE(s.ok()) << s.status();
-    ASSERT_EQ(s->stats.reachable, EnumerateReachable(game));
-    positions += CheckAllAgainstSearch(*s);
+    const Solution& s = SolvedSmallBoard(spec);
+    ASSERT_EQ(s.stats.reachable, EnumerateReachable(s.game));
+    positions += CheckAllAgainstSearch(s);
   }
   EXPECT_EQ(boards.size(), 408u);
   std::printf("checked %zu boards, %llu positions\n", boards.size(),
@@ -63,15 +50,10 @@ TEST(FamilyTest, EveryMisereBoardUpTo12CellsMatchesLiveSearch) {
 TEST(FamilyTest, EveryBoardUpTo12CellsMatchesTheNaiveOracle) {
   uint64_t positions = 0;
   int boards = 0;
-  for (bool misere : {false, true}) {
-    for (const GameSpec& spec : SmallBoards(misere)) {
-      const Game game = *Game::Create(spec);
-      SCOPED_TRACE(spec.Name());
-      absl::StatusOr<Solution> s = Solve(game, {2});
-      ASSERT_TRUE(s.ok()) << s.status();
-      positions += CheckAgainstOracle(*s);
-      ++boards;
-    }
+  for (const GameSpec& spec : SmallBoards()) {
+    SCOPED_TRACE(spec.Name());
+    positions += CheckAgainstOracle(SolvedSmallBoard(spec));
+    ++boards;
   }
   EXPECT_EQ(boards, 816);
   // Normal and misère reach the same positions: play stops at the first

@@ -12,6 +12,7 @@
 #include "solver/retrograde/sparse.h"
 #include "table/table.h"
 #include "table/write.h"
+#include "tests/small_boards.h"
 #include "tests/test_tables.h"
 
 namespace mnk {
@@ -40,8 +41,8 @@ TEST(VerifyTest, BuiltTablePasses) {
 
 // Each layout's table of `spec`, made as `solve --layout=...` makes it.
 std::vector<std::string> EveryLayout(const GameSpec& spec) {
-  const Game game = *Game::Create(spec);
-  const Solution full = *Solve(game, {2});
+  const Solution& full = SolvedSmallBoard(spec);
+  const Game& game = full.game;
   SolveOptions compact_options;
   compact_options.layout = TableLayout::Compact();
   const Solution compact = *Solve(game, compact_options);
@@ -58,23 +59,14 @@ std::vector<std::string> EveryLayout(const GameSpec& spec) {
 
 TEST(VerifyTest, EveryLayoutOfEveryBoardUpTo12CellsPasses) {
   int tables = 0;
-  for (int m = 1; m <= 12; ++m) {
-    for (int n = 1; m * n <= 12; ++n) {
-      for (int k = 1; k <= std::max(m, n); ++k) {
-        for (bool gravity : {false, true}) {
-          for (bool misere : {false, true}) {
-            const GameSpec spec{m, n, k, gravity, misere};
-            for (const std::string& bytes : EveryLayout(spec)) {
-              const Table table = *Table::FromBytes(bytes);
-              SCOPED_TRACE(absl::StrCat(spec.Name(), " ", table.layout_name()));
-              const VerifyReport report = VerifyRecords(table, 2);
-              ASSERT_EQ(report.errors, 0u) << report.first_errors[0];
-              ASSERT_GT(report.checked, 0u);
-              ++tables;
-            }
-          }
-        }
-      }
+  for (const GameSpec& spec : SmallBoards()) {
+    for (const std::string& bytes : EveryLayout(spec)) {
+      const Table table = *Table::FromBytes(bytes);
+      SCOPED_TRACE(absl::StrCat(spec.Name(), " ", table.layout_name()));
+      const VerifyReport report = VerifyRecords(table, 2);
+      ASSERT_EQ(report.errors, 0u) << report.first_errors[0];
+      ASSERT_GT(report.checked, 0u);
+      ++tables;
     }
   }
   EXPECT_EQ(tables, 816 * 5);
