@@ -1,0 +1,261 @@
+#include "player/answers.h"
+
+#include <cassert>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "nlohmann/json.hpp"
+#include "solver/game/game_json.h"
+
+namespace mnk {
+namespace {
+
+// Text into JSON: valid UTF-8 stays as it is; invalid bytes become U+FFFD
+// instead of an exception.
+std::string Dump(const nlohmann::ordered_json& j) {
+  return j.dump(-1, ' ', false,
+                nlohmann::ordered_json::error_handler_t::replace) +
+         "\n";
+}
+
+int Digits(int n) { return n >= 10 ? 1 + Digits(n / 10) : 1; }
+
+char SideName(const Position& p) { return p.side_to_move() == 0 ? 'X' : 'O'; }
+
+}  // namespace
+
+std::string Outcome(Value value, int remoteness) {
+  if (remoteness == kUnknownRemoteness) return std::string(ValueName(value));
+  if (remoteness == 0) {
+    return value == Value::kLoss  ? "lost"
+           : value == Value::kWin ? "won"
+                                  : "drawn";
+  }
+  return absl::StrCat(ValueName(value), " in ", remoteness);
+}
+
+std::string AnalysisText(const Game& game, const Analysis& a) {
+  const bool gravity = game.spec().gravity;
+  std::string text =
+      absl::StrCat("position    ", game.Format(a.position), "\nto move     ",
+                   std::string(1, SideName(a.position)), "\n");
+  // The value as batch lines and JSON name it; then how far the end is.
+  const int plies = a.record.remoteness;
+  absl::StrAppend(&text, "value       ", ValueName(a.record.value),
+                  plies == kUnknownRemoteness
+                      ? " (remoteness unknown: this table does not store it)"
+                  : plies == 0 ? " (the game is over)"
+                               : absl::StrCat(" in ", plies),
+                  "\n");
+  if (a.record.best_move == kNoMove) {
+    absl::StrAppend(&text, "best move   none: the game is over\n");
+    return text;
+  }
+  absl::StrAppend(&text, "best move   ", a.record.best_move,
+                  gravity ? absl::StrCat(" (column ",
+                                         a.record.best_move % game.width(), ")")
+                          : "",
+                  "\nmoves\n");
+  for (const MoveEval& m : a.moves) {
+    absl::StrAppendFormat(
+        &text, "  %s%-*d  %s%s\n", gravity ? "column " : "cell ",
+        Digits(game.cells() - 1), gravity ? m.cell % game.width() : m.cell,
+        Outcome(m.value, m.remoteness),
+        m.cell == a.record.best_move ? "  <- best" : "");
+  }
+  return text;
+}
+
+namespace {
+
+// Answers are written into a buffer on the stack and appended at once: a
+// batch formats thousands of them, and this was most of its time.
+class AnswerWriter {
+ public:
+  void Put(absl::string_view text) {
+    assert(w_ + text.size() <= buffer_ + sizeof(buffer_));
+    std::memcpy(w_, text.data(), text.size());
+    w_ += text.size();
+  }
+  void Put(char c) { *w_++ = c; }
+  void Number(int n) {  // 0 to 999
+    assert(n >= 0 && n <= 999);
+    if (n >= 100) Put(static_cast<char>('0' + n / 100));
+    if (n >= 10) Put(static_cast<char>('0' + n / 10 % 10));
+    Put(static_cast<char>('0' + n % 10));
+  }
+  // n, or `word` when n is missing (JSON's null, the text line's unknown
+  // or none).
+  void NumberOr(bool missing, int n, absl::string_view word) {
+    if (missing) {
+      Put(word);
+    } else {
+      Number(n);
+    }
+  }
+  void Board(const Game& game, const Position& p) {
+    for (int cell = 0; cell < game.cells(); ++cell) {
+      if (cell > 0 && cell % game.width() == 0) Put('/');
+      Put((p.x >> cell & 1) ? 'X' : (p.o >> cell & 1) ? 'O' : '.');
+    }
+  }
+  void AppendTo(std::string* out) const { out->append(buffer_, w_ - buffer_); }
+
+ private:
+  // The longest answer: a JSON object with 30 moves, about 2 KB.
+  char buffer_[4096];
+  char* w_ = buffer_;
+};
+
+}  // namespace
+
+void AppendAnalysisJson(const Game& game, const Analysis& a, std::string* out) {
+  // By hand rather than through nlohmann-json (4 us an answer): every string
+  // here is a fixed word or a position of 'X', 'O', '.' and '/', which need
+  // no escaping. player_test checks it against nlohmann-json's output.
+  const GameSpec& spec = game.spec();
+  const bool over = a.record.best_move == kNoMove;
+  AnswerWriter w;
+  w.Put("{\"game\":");
+  w.Put(GameJsonText(spec));
+  w.Put(",\"position\":\"");
+  w.Board(game, a.position);
+  w.Put(a.position.side_to_move() == 0 ? "\",\"to_move\":\"X\",\"value\":\""
+                                       : "\",\"to_move\":\"O\",\"value\":\"");
+  w.Put(ValueName(a.record.value));
+  w.Put("\",\"remoteness\":");
+  w.NumberOr(a.record.remoteness == kUnknownRemoteness, a.record.remoteness,
+             "null");
+  w.Put(",\"best_move\":");
+  w.NumberOr(over, a.record.best_move, "null");
+  if (spec.gravity) {
+    w.Put(",\"best_column\":");
+    w.NumberOr(over, a.record.best_move % spec.width, "null");
+  }
+  w.Put(",\"moves\":[");
+  for (size_t i = 0; i < a.moves.size(); ++i) {
+    const MoveEval& e = a.moves[i];
+    w.Put(i > 0 ? ",{\"move\":" : "{\"move\":");
+    w.Number(e.cell);
+    if (spec.gravity) {
+      w.Put(",\"column\":");
+      w.Number(e.cell % spec.width);
+    }
+    w.Put(",\"value\":\"");
+    w.Put(ValueName(e.value));
+    w.Put("\",\"remoteness\":");
+    w.NumberOr(e.remoteness == kUnknownRemoteness, e.remoteness, "null");
+    w.Put('}');
+  }
+  w.Put("]}\n");
+  w.AppendTo(out);
+}
+
+std::string AnalysisJson(const Game& game, const Analysis& a) {
+  std::string out;
+  AppendAnalysisJson(game, a, &out);
+  return out;
+}
+
+void AppendAnalysisLine(const Game& game, const Analysis& a, std::string* out) {
+  AnswerWriter w;
+  auto remoteness = [&w](int plies) {
+    w.NumberOr(plies == kUnknownRemoteness, plies, "unknown");
+  };
+  w.Put("position=");
+  w.Board(game, a.position);
+  w.Put(a.position.side_to_move() == 0 ? " to_move=X value="
+                                       : " to_move=O value=");
+  w.Put(ValueName(a.record.value));
+  w.Put(" remoteness=");
+  remoteness(a.record.remoteness);
+  w.Put(" best_move=");
+  w.NumberOr(a.record.best_move == kNoMove, a.record.best_move, "none");
+  w.Put(" moves=");
+  if (a.moves.empty()) w.Put("none");
+  for (size_t i = 0; i < a.moves.size(); ++i) {
+    const MoveEval& e = a.moves[i];
+    if (i > 0) w.Put(',');
+    w.Number(e.cell);
+    w.Put(':');
+    w.Put(ValueName(e.value));
+    w.Put(':');
+    remoteness(e.remoteness);
+  }
+  w.Put('\n');
+  w.AppendTo(out);
+}
+
+std::string AnalysisLine(const Game& game, const Analysis& a) {
+  std::string out;
+  AppendAnalysisLine(game, a, &out);
+  return out;
+}
+
+absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
+                              bool json, bool too_long, std::string* out) {
+  auto error = [&](absl::string_view message) {
+    constexpr size_t kEcho = 64;
+    const std::string input = line.size() > kEcho
+                                  ? absl::StrCat(line.substr(0, kEcho), "...")
+                                  : std::string(line);
+    out->append(json ? Dump({{"input", input}, {"error", std::string(message)}})
+                     : absl::StrCat("error: ", message, "\n"));
+    return absl::OkStatus();
+  };
+  if (too_long) {
+    return error(absl::StrCat("line is longer than ", kMaxLineBytes,
+                              " bytes: expected a position"));
+  }
+  if (line.empty()) return error("empty line: expected a position");
+  absl::StatusOr<Position> p = oracle.game().Parse(line);
+  if (!p.ok()) return error(p.status().message());
+  absl::StatusOr<Analysis> a = oracle.Analyze(*p);
+  if (!a.ok()) {
+    error(a.status().message()).IgnoreError();
+    return a.status();  // the table's fault, not the line's
+  }
+  if (json) {
+    AppendAnalysisJson(oracle.game(), *a, out);
+  } else {
+    AppendAnalysisLine(oracle.game(), *a, out);
+  }
+  return absl::OkStatus();
+}
+
+std::string AnswerLine(const Oracle& oracle, absl::string_view line, bool json,
+                       bool too_long) {
+  std::string out;
+  AppendAnswerLine(oracle, line, json, too_long, &out).IgnoreError();
+  return out;
+}
+
+bool ReadLine(std::istream& in, std::string* line, bool* too_long) {
+  line->clear();
+  *too_long = false;
+  // Straight from the stream buffer: istream::get would build a sentry a
+  // character, a third of a batch's time.
+  std::streambuf* buffer = in.rdbuf();
+  bool any = false;
+  for (;;) {
+    const int c = in ? buffer->sbumpc() : std::char_traits<char>::eof();
+    if (c == std::char_traits<char>::eof() || c == '\n') {
+      // A Windows line end (CRLF) is a line end.
+      if (!*too_long && !line->empty() && line->back() == '\r') {
+        line->pop_back();
+      }
+      if (c == '\n') return true;
+      in.setstate(std::ios::eofbit);
+      return any;
+    }
+    any = true;
+    if (line->size() < kMaxLineBytes) {
+      line->push_back(static_cast<char>(c));
+    } else {
+      *too_long = true;
+    }
+  }
+}
+
+}  // namespace mnk

@@ -1,0 +1,63 @@
+// Answers as text: the outcome words, the report of --position, the JSON
+// object and the one-line form, and the batch protocol (a line in, a line
+// out).
+//
+//   std::cout << mnk::AnalysisJson(table.game(), *a);
+//   std::cout << mnk::AnswerLine(table, "X.O/X.X/OO.", /*json=*/true);
+#ifndef MNK_PLAYER_ANSWERS_H_
+#define MNK_PLAYER_ANSWERS_H_
+
+#include <cstddef>
+#include <istream>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "player/oracle.h"
+#include "solver/game/game.h"
+
+namespace mnk {
+
+// Input lines longer than this are refused (and read no further).
+inline constexpr size_t kMaxLineBytes = 4096;
+
+// "win in 3", "draw in 5", "loss in 2"; once the game is over "lost", "won"
+// (misère: the opponent made the line) or "drawn".
+std::string Outcome(Value value, int remoteness);
+
+// Multi-line report for --position.
+std::string AnalysisText(const Game& game, const Analysis& a);
+// One JSON object (written as nlohmann-json would) and a newline:
+// {"game":{"width","height","k","gravity","misere"},"position","to_move",
+// "value","remoteness","best_move","moves":[{"move","value","remoteness"}]};
+// with gravity also "best_column" and "column". Remoteness is null from a
+// compact table.
+std::string AnalysisJson(const Game& game, const Analysis& a);
+// The same, appended to *out (the batch's hot path).
+void AppendAnalysisJson(const Game& game, const Analysis& a, std::string* out);
+// One line: position=... to_move=X value=win remoteness=1 best_move=4
+// moves=1:loss:2,4:win:1,8:loss:2
+std::string AnalysisLine(const Game& game, const Analysis& a);
+// The same, appended to *out (the batch's hot path).
+void AppendAnalysisLine(const Game& game, const Analysis& a, std::string* out);
+
+// The batch protocol: the answer to one input line (without its '\n'), as
+// one line ending in '\n'. A bad line gives "error: <what is wrong>" or, with
+// json, {"input": <the line's first 64 bytes>, "error": ...}. `too_long`
+// says the line was cut at kMaxLineBytes.
+std::string AnswerLine(const Oracle& oracle, absl::string_view line, bool json,
+                       bool too_long = false);
+// The same, appended to *out. Returns the table's error when the table
+// could not answer (a damaged page: the line is an error line too), OK
+// otherwise, bad lines included.
+absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
+                              bool json, bool too_long, std::string* out);
+
+// Reads one line (without its '\n', or "\r\n") of at most kMaxLineBytes;
+// a longer line is consumed to its end and reported through *too_long.
+// False at end of input with nothing read.
+bool ReadLine(std::istream& in, std::string* line, bool* too_long);
+
+}  // namespace mnk
+
+#endif  // MNK_PLAYER_ANSWERS_H_

@@ -1,0 +1,101 @@
+#include "player/oracle.h"
+
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+
+namespace mnk {
+
+absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
+  Analysis a;
+  a.position = p;
+  absl::StatusOr<Record> record = table.Probe(p);
+  if (!record.ok()) return record.status();
+  a.record = *record;
+  a.moves.reserve(table.game().cells() - p.stones());
+  for (Mask s = table.game().LegalMask(p); s != 0; s &= s - 1) {
+    const int cell = absl::countr_zero(s);
+    absl::StatusOr<Record> child = table.Probe(Game::Play(p, cell));
+    if (!child.ok()) return child.status();
+    a.moves.push_back({cell, Negate(child->value),
+                       child->remoteness == kUnknownRemoteness
+                           ? kUnknownRemoteness
+                           : child->remoteness + 1});
+  }
+  return a;
+}
+
+absl::StatusOr<Analysis> Oracle::Analyze(const Position& p,
+                                         const Progress& progress,
+                                         Need need) const {
+  if (table_ != nullptr) return mnk::Analyze(*table_, p);
+  if (std::optional<Analysis> a = FromBook(p)) return *std::move(a);
+  const uint64_t budget = max_nodes_ == 0 ? ~uint64_t{0} : max_nodes_;
+  std::optional<MoveAnalysis> within =
+      need == Need::kBestMove
+          ? search_->BestMoveWithin(p, budget, progress, cancel_)
+          : search_->AnalyzeWithin(p, budget, progress, cancel_);
+  if (!within.has_value() && cancel_ != nullptr && cancel_->load()) {
+    return absl::CancelledError(
+        absl::StrCat("the search of ", game().Format(p), " was cancelled"));
+  }
+  if (!within.has_value()) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "solving ", game().Format(p), " takes more than ", max_nodes_,
+        " positions of search, this answer's limit; positions further into "
+        "the game take less"));
+  }
+  const MoveAnalysis& searched = *within;
+  Analysis a;
+  a.position = p;
+  a.record = {searched.result.value, searched.result.remoteness,
+              searched.best_move < 0 ? kNoMove : searched.best_move};
+  for (const MoveResult& m : searched.moves) {
+    a.moves.push_back({m.cell, m.value, m.remoteness});
+  }
+  return a;
+}
+
+bool Oracle::AnswersAtOnce(const Position& p) const {
+  return table_ != nullptr || game().IsTerminal(p) || FromBook(p).has_value();
+}
+
+std::optional<Analysis> Oracle::FromBook(const Position& p) const {
+  if (book_ == nullptr || book_->book() == nullptr) return std::nullopt;
+  // The book answers p only with every move's outcome (else kNotFound; a
+  // damaged page too leaves it to the search).
+  absl::StatusOr<Record> record = book_->Probe(p);
+  if (!record.ok()) return std::nullopt;
+  const Game& game = search_->game();
+  Analysis a;
+  a.position = p;
+  a.record = *record;
+  for (Mask s = game.LegalMask(p); s != 0; s &= s - 1) {
+    const int cell = absl::countr_zero(s);
+    const Position child = Game::Play(p, cell);
+    const std::optional<Value> end = game.Primitive(child);
+    const std::optional<BookEntry> c =
+        end ? BookEntry{*end, 0} : book_->book()->Find(child);
+    if (!c.has_value()) return std::nullopt;
+    a.moves.push_back({cell, Negate(c->value), c->remoteness + 1});
+  }
+  return a;
+}
+
+std::string ProgressLine(int done, int total, absl::Duration spent) {
+  return absl::StrCat(
+      "thinking: ", done, " of ", total, " moves done, ",
+      absl::FormatDuration(absl::Trunc(spent, absl::Milliseconds(100))));
+}
+
+absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,
+                                          const Position& p,
+                                          const Progress& progress, Need need) {
+  if (absl::Status s = oracle.CheckUnchanged(); !s.ok()) return s;
+  absl::StatusOr<Analysis> a = oracle.Analyze(p, progress, need);
+  if (absl::Status s = oracle.CheckUnchanged(); !s.ok()) return s;
+  return a;
+}
+
+}  // namespace mnk

@@ -1,0 +1,118 @@
+// Answers to positions: what a table, or the exact search after an opening
+// book, says of a position and of each of its moves. The player's tools
+// (play, serve, the library, the module) ask their Oracle.
+//
+//   absl::StatusOr<mnk::Analysis> a = mnk::Analyze(table, pos);
+//   mnk::Oracle searched(search.get());  // a ConnectSearch, not a table
+//   absl::StatusOr<mnk::Analysis> b = searched.Analyze(pos);
+#ifndef MNK_PLAYER_ORACLE_H_
+#define MNK_PLAYER_ORACLE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "solver/game/game.h"
+#include "solver/search/connect.h"
+#include "table/record.h"
+#include "table/table.h"
+
+namespace mnk {
+
+// One legal move and what it leads to, seen by the side to move.
+struct MoveEval {
+  int cell;
+  Value value;
+  int remoteness;  // plies to the end from the analysed position
+};
+
+struct Analysis {
+  Position position;
+  Record record;
+  // Every legal move, by cell (held inline: no allocation for a board of up
+  // to 16 cells or columns).
+  absl::InlinedVector<MoveEval, 16> moves;
+};
+
+// Probes the position and each of its children: 1 + (legal moves) lookups.
+absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p);
+// The same, with the table's file checked for changes before and after
+// (Table::CheckUnchanged): an answer only from a table that stayed the same
+// all along. Two fstat() calls more: for one answer at a time (serve, the
+// game); a batch checks at each read and write instead.
+
+// Progress of an answer that takes a while: moves solved, moves in all.
+using Progress = std::function<void(int done, int total)>;
+
+// "thinking: 3 of 7 moves done, 4.2s": what a game and --position show of
+// a search that has taken `spent` so far.
+std::string ProgressLine(int done, int total, absl::Duration spent);
+
+// What an answer must hold: every move's outcome (eval, --position, the
+// batch, serve), or the position's result and the policy's move alone (a
+// game's moves and hints). A table answers both alike; a search answers
+// the second far sooner (ConnectSearch::BestMove), leaving `moves` empty.
+enum class Need { kEveryMove, kBestMove };
+
+// What answers positions: a table (lookups), or the exact search (for a
+// Connect-style board without a table), after an opening book when there
+// is one (a table in the book layout, solver/book/book.h). Made from a
+// table implicitly, so that every function below takes a Table too. Refers
+// to the table, book or search, which must outlive it.
+class Oracle {
+ public:
+  Oracle(const Table& table) : table_(&table) {}  // NOLINT: implicit
+  // `max_nodes`: 0, or the most positions a search may visit for one
+  // answer (past it, Analyze gives kResourceExhausted). `cancel`, when
+  // given, stops a search once set, from any thread (Analyze then gives
+  // kCancelled).
+  explicit Oracle(ConnectSearch* search, const Table* book = nullptr,
+                  uint64_t max_nodes = 0,
+                  const std::atomic<bool>* cancel = nullptr)
+      : search_(search), book_(book), max_nodes_(max_nodes), cancel_(cancel) {}
+
+  const Game& game() const {
+    return table_ != nullptr ? table_->game() : search_->game();
+  }
+  // True when answers come from a search (and may take seconds).
+  bool searches() const { return search_ != nullptr; }
+  // True when the answer to a valid position takes no search: a table's,
+  // the book's, or the rules' (the game is over).
+  bool AnswersAtOnce(const Position& p) const;
+  // The position and each move's outcome (or, for Need::kBestMove from a
+  // search, the policy's move alone); `progress` is called as a search
+  // goes through the moves (a table needs none).
+  absl::StatusOr<Analysis> Analyze(const Position& p,
+                                   const Progress& progress = {},
+                                   Need need = Need::kEveryMove) const;
+  // The table's (or book's) Table::CheckUnchanged; OK for a search alone.
+  absl::Status CheckUnchanged() const {
+    return table_ != nullptr  ? table_->CheckUnchanged()
+           : book_ != nullptr ? book_->CheckUnchanged()
+                              : absl::OkStatus();
+  }
+
+ private:
+  // The answer from the book: nullopt unless it holds p and every move.
+  std::optional<Analysis> FromBook(const Position& p) const;
+
+  const Table* table_ = nullptr;
+  ConnectSearch* search_ = nullptr;
+  const Table* book_ = nullptr;
+  uint64_t max_nodes_ = 0;
+  const std::atomic<bool>* cancel_ = nullptr;
+};
+
+absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,
+                                          const Position& p,
+                                          const Progress& progress = {},
+                                          Need need = Need::kEveryMove);
+
+}  // namespace mnk
+
+#endif  // MNK_PLAYER_ORACLE_H_
