@@ -19,7 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "player/answer_source.h"
 #include "player/player.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 #include "solver/retrograde/solver.h"
 #include "table/record.h"
 

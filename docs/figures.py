@@ -32,9 +32,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIGURES_MD = os.path.join(ROOT, "docs", "figures.md")
 TARGETS = [
-    "//solver:solve", "//solver:naive_dfs", "//table:verify", "//player:play",
-    "//table/benchmark:table_benchmark", "//player:play_benchmark",
-    "//python:mnk", "//solver/search:connect_benchmark",
+    "//solver:solve", "//solver:naive_dfs", "//verify:verify", "//player:play",
+    "//bench:table_benchmark", "//player:play_benchmark",
+    "//python:mnk", "//search:connect_benchmark",
     "//player:games_benchmark",
 ]
 
@@ -141,7 +141,7 @@ def solves(args, scratch):
     rows.append(("5,4,4, compressed, with writing",
                  "%s, peak %s" % (seconds_text(s), gb_text(peak)),
                  cmd.replace(table, "T.mnk")))
-    verify = bin_path("//table:verify") + " --quiet --threads=2 --table=" + table
+    verify = bin_path("//verify:verify") + " --quiet --threads=2 --table=" + table
     [(s, peak)] = median_runs([verify], 3)
     rows.append(("5,4,4, `verify` of that table",
                  "%s, peak %s" % (seconds_text(s), gb_text(peak)),
@@ -164,7 +164,7 @@ def solves(args, scratch):
 
 def tables(args, scratch):
     """Probes (Google Benchmark medians of 9) and answers through `play`."""
-    bench = bin_path("//table/benchmark:table_benchmark")
+    bench = bin_path("//bench:table_benchmark")
     rows = []
     m = benchmark_medians(bench, "BM_Probe$|BM_ValueOf$")
     cmd = bench + " --benchmark_filter='BM_Probe$|BM_ValueOf$'"
@@ -216,7 +216,7 @@ def python(args, scratch):
 def connect(args, scratch):
     """Connect Four 7x6: the search on positions of random games (one
     thread, 50 a ply), and whole games as `play` plays them."""
-    bench = bin_path("//solver/search:connect_benchmark")
+    bench = bin_path("//search:connect_benchmark")
     cmd = bench + " --plies=8,10,12,14 --positions=50 --table_bits=22 --threads=1"
     _, _, out = run_timed(cmd)
     rows = []

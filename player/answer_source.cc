@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "data/builtin.h"
-#include "solver/game/printable.h"
+#include "rules/game/printable.h"
 #include "solver/retrograde/solver.h"
 #include "table/record.h"
 

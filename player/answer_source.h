@@ -23,8 +23,8 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "player/player.h"
-#include "solver/game/game.h"
-#include "solver/search/connect.h"
+#include "rules/game/game.h"
+#include "search/connect.h"
 #include "table/table.h"
 
 namespace mnk {

@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "nlohmann/json.hpp"
-#include "solver/game/game_json.h"
+#include "rules/game/game_json.h"
 
 namespace mnk {
 namespace {

@@ -14,7 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "player/oracle.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 
 namespace mnk {
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "player/oracle.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 
 namespace mnk {
 

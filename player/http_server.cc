@@ -22,8 +22,8 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "player/search_pool.h"
-#include "solver/game/printable.h"
-#include "solver/search/connect.h"
+#include "rules/game/printable.h"
+#include "search/connect.h"
 
 namespace mnk {
 namespace {

@@ -15,7 +15,7 @@
 #include "gtest/gtest.h"
 #include "player/answer_source.h"
 #include "player/server.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 
 namespace mnk {
 namespace {

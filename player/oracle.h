@@ -17,8 +17,8 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "solver/game/game.h"
-#include "solver/search/connect.h"
+#include "rules/game/game.h"
+#include "search/connect.h"
 #include "table/record.h"
 #include "table/table.h"
 
@@ -61,7 +61,7 @@ enum class Need { kEveryMove, kBestMove };
 
 // What answers positions: a table (lookups), or the exact search (for a
 // Connect-style board without a table), after an opening book when there
-// is one (a table in the book layout, solver/book/book.h). Made from a
+// is one (a table in the book layout, search/book/book.h). Made from a
 // table implicitly, so that every function below takes a Table too. Refers
 // to the table, book or search, which must outlive it.
 class Oracle {

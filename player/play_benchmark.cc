@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "benchmark/benchmark.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 #include "tools/cpp/runfiles/runfiles.h"
 
 extern char** environ;

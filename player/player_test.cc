@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "solver/search/connect.h"
+#include "search/connect.h"
 #include "table/table.h"
 #include "table/write.h"
 #include "tools/cpp/runfiles/runfiles.h"

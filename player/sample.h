@@ -27,7 +27,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "player/player.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 #include "table/table.h"
 
 namespace mnk {

@@ -14,8 +14,8 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "base/cli/cli.h"
 #include "player/sample.h"
-#include "solver/cli/cli.h"
 #include "table/table.h"
 
 ABSL_FLAG(std::string, table, "", "the table file to draw the answers from");

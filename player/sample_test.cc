@@ -8,7 +8,7 @@
 #include "data/builtin.h"
 #include "gtest/gtest.h"
 #include "player/player.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 #include "table/table.h"
 
 namespace mnk {

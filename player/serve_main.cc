@@ -30,13 +30,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "base/cli/cli.h"
+#include "base/cli/search_flags.h"
 #include "player/answer_source.h"
 #include "player/http_server.h"
 #include "player/server.h"
-#include "solver/cli/cli.h"
-#include "solver/cli/search_flags.h"
-#include "solver/game/printable.h"
-#include "solver/search/connect.h"
+#include "rules/game/printable.h"
+#include "search/connect.h"
 #include "table/table.h"
 
 ABSL_FLAG(int, port, 8080, "TCP port to listen on (0: any free port)");

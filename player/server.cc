@@ -12,8 +12,8 @@
 #include "nlohmann/json.hpp"
 #include "player/player.h"
 #include "player/web_files.h"
-#include "solver/game/game_json.h"
-#include "solver/game/printable.h"
+#include "rules/game/game_json.h"
+#include "rules/game/printable.h"
 #include "table/file_io.h"
 
 namespace mnk {

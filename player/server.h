@@ -38,7 +38,7 @@
 #include "absl/strings/string_view.h"
 #include "player/answer_source.h"
 #include "player/player.h"
-#include "solver/search/connect.h"
+#include "search/connect.h"
 #include "table/table.h"
 
 namespace mnk {

@@ -15,7 +15,7 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "solver/search/connect.h"
+#include "search/connect.h"
 #include "table/table.h"
 #include "tools/cpp/runfiles/runfiles.h"
 

@@ -16,10 +16,10 @@
 #include <optional>
 
 #include "absl/numeric/bits.h"
-#include "solver/cli/cli.h"
-#include "solver/cli/game_flags.h"
-#include "solver/game/game.h"
-#include "solver/game/policy.h"
+#include "base/cli/cli.h"
+#include "base/cli/game_flags.h"
+#include "rules/game/game.h"
+#include "rules/game/policy.h"
 
 namespace mnk {
 namespace {

@@ -6,8 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "solver/cli/cli.h"
-#include "solver/index/index.h"
+#include "base/cli/cli.h"
+#include "rules/index/index.h"
 #include "table/write.h"
 
 namespace mnk {

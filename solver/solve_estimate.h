@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <string>
 
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 #include "solver/retrograde/solver.h"
 
 namespace mnk {

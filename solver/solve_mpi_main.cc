@@ -13,7 +13,7 @@
 // the same way, its bits ORed together (MPI_Allreduce with MPI_BOR). A rank
 // that fails says why and ends every rank (MPI_Abort) with its exit status
 // (solver/solve_command.h); the tiers done stay in the work dir.
-#include "solver/parallel/mpi_cluster.h"
+#include "base/parallel/mpi_cluster.h"
 #include "solver/solve_command.h"
 
 int main(int argc, char** argv) {

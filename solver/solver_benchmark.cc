@@ -7,9 +7,9 @@
 //       (the rate across sizes: 4,4,4 to 5,4,4, gravity 5x4 to 5x5; each
 //       solve of the big ones takes 5 to 30 s and up to 0.8 GB)
 #include "benchmark/benchmark.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
+#include "search/search.h"
 #include "solver/retrograde/solver.h"
-#include "solver/search/search.h"
 
 namespace mnk {
 namespace {

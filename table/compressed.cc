@@ -5,8 +5,8 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "solver/index/layer_walker.h"
-#include "solver/parallel/parallel.h"
+#include "base/parallel/parallel.h"
+#include "rules/index/layer_walker.h"
 
 namespace mnk {
 

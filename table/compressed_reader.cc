@@ -8,7 +8,7 @@
 
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
-#include "solver/game/policy.h"
+#include "rules/game/policy.h"
 #include "table/file_io.h"
 
 namespace mnk {

@@ -1,7 +1,7 @@
 // The compressed layout's reader (layout 3, table/compressed.h): the
 // stored record of a position's canonical image, with its move mapped back;
 // odd layers, which are not stored, as the best of their children by the
-// policy (solver/game/policy.h); and the ties among moves that the stored
+// policy (rules/game/policy.h); and the ties among moves that the stored
 // move of an image cannot show. Internal to //table: callers use Table.
 //
 //   absl::StatusOr<CompressedReader> r = CompressedReader::Open(bytes);
@@ -18,7 +18,7 @@
 #include <optional>
 
 #include "absl/status/statusor.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 #include "table/compressed.h"
 #include "table/readers.h"
 #include "table/record.h"

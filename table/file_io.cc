@@ -15,7 +15,7 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "solver/game/printable.h"
+#include "rules/game/printable.h"
 #include "table/file_kind.h"
 
 namespace mnk {

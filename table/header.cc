@@ -6,7 +6,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "solver/index/index.h"
+#include "rules/index/index.h"
 #include "table/compressed.h"
 #include "table/page_checks.h"
 #include "table/record.h"

@@ -21,7 +21,7 @@
 //                 every reachable position in play (layout 4 only, written
 //                 by solve --layout=book); other bits 0
 //   16      1     indexing scheme: 1 = layered shape/pattern ranks
-//                 (solver/index/index.h)
+//                 (rules/index/index.h)
 //   17      1     record layout (table/layout.h): 1 full, 2 compact,
 //                 3 compressed, 4 book
 //   18      2     reserved, 0
@@ -49,7 +49,7 @@
 #include "absl/base/config.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 #include "table/layout.h"
 
 namespace mnk {

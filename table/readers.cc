@@ -5,7 +5,7 @@
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "solver/game/policy.h"
+#include "rules/game/policy.h"
 #include "table/file_io.h"
 
 namespace mnk {

@@ -19,8 +19,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "solver/game/game.h"
-#include "solver/index/index.h"
+#include "rules/game/game.h"
+#include "rules/index/index.h"
 #include "table/header.h"
 #include "table/page_checks.h"
 #include "table/record.h"

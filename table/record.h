@@ -30,8 +30,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "solver/game/game.h"
-#include "solver/index/index.h"
+#include "rules/game/game.h"
+#include "rules/index/index.h"
 
 namespace mnk {
 

@@ -17,7 +17,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "solver/game/printable.h"
+#include "rules/game/printable.h"
 #include "table/file_io.h"
 #include "table/file_kind.h"
 

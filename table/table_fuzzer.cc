@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 #include "table/table.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

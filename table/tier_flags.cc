@@ -3,8 +3,8 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "solver/cli/cli.h"
-#include "solver/game/printable.h"
+#include "base/cli/cli.h"
+#include "rules/game/printable.h"
 #include "table/work_dir.h"
 
 ABSL_FLAG(bool, resume, false,

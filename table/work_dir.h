@@ -1,7 +1,7 @@
 // A solve's work dir: every solved tier kept on disk, compressed and
 // checksummed, so that a killed solve resumes where it stopped and several
 // processes (MPI ranks, solver/solve_mpi_main.cc) share their results.
-// verify keeps its scratch tiers in one the same way (table/verify_tiers.cc).
+// verify keeps its scratch tiers in one the same way (verify/verify_tiers.cc).
 //
 //   absl::StatusOr<mnk::WorkDir> dir =
 //       mnk::WorkDir::Open("/tmp/work", "game 4,4,3g\nlayout full\n",

@@ -17,8 +17,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "solver/game/game.h"
-#include "solver/index/index.h"
+#include "rules/game/game.h"
+#include "rules/index/index.h"
 #include "table/record.h"
 
 namespace mnk {

@@ -4,8 +4,8 @@
 # different number of ranks reads every rank's log and solves only the rest;
 # and the errors of a shared run: no work dir, a book rank 0 cannot write.
 set -u
-BOOK="$TEST_SRCDIR/mnk/solver/book/book"
-BOOK_MPI="$TEST_SRCDIR/mnk/solver/book/book_mpi"
+BOOK="$TEST_SRCDIR/mnk/search/book/book"
+BOOK_MPI="$TEST_SRCDIR/mnk/search/book/book_mpi"
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 use_mpi "$TMP"

@@ -1,4 +1,4 @@
-// The opening book (solver/book) against the retrograde solver's records
+// The opening book (search/book) against the retrograde solver's records
 // of Connect-style 5x4: every entry's value and remoteness, the best move of
 // every position the book answers, the book layout's verify, and a stopped
 // run that resumes from its work dir to the same bytes. And the built-in
@@ -6,7 +6,7 @@
 // of search, so not part of `bazel test //...`:
 //
 //   bazel test //tests:book_sample_test --test_output=all
-#include "solver/book/book.h"
+#include "search/book/book.h"
 
 #include <cstdio>
 #include <fstream>
@@ -18,12 +18,12 @@
 #include "absl/numeric/bits.h"
 #include "gtest/gtest.h"
 #include "player/player.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
+#include "search/connect.h"
 #include "solver/retrograde/solver.h"
-#include "solver/search/connect.h"
 #include "table/table.h"
-#include "table/verify.h"
 #include "table/write.h"
+#include "verify/verify.h"
 
 namespace mnk {
 namespace {

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 #include "solver/retrograde/solver.h"
 #include "table/table.h"
-#include "table/verify.h"
 #include "table/write.h"
 #include "tests/small_boards.h"
+#include "verify/verify.h"
 
 namespace mnk {
 namespace {

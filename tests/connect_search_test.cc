@@ -1,4 +1,4 @@
-// The exact Connect-style search (solver/search/connect.h) against the
+// The exact Connect-style search (search/connect.h) against the
 // retrograde solver's records: every reachable position of every gravity
 // board up to 12 cells, and random ones of larger boards. Value,
 // remoteness, the policy's best move and every move's outcome must agree.
@@ -14,9 +14,9 @@
 #include <random>
 
 #include "gtest/gtest.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
+#include "search/connect.h"
 #include "solver/retrograde/solver.h"
-#include "solver/search/connect.h"
 #include "table/record.h"
 #include "table/table.h"
 #include "table/write.h"

@@ -16,7 +16,7 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 #include "solver/retrograde/solver.h"
 #include "table/page_checks.h"
 #include "table/table.h"

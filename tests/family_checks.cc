@@ -7,7 +7,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/numeric/bits.h"
 #include "gtest/gtest.h"
-#include "solver/search/search.h"
+#include "search/search.h"
 
 namespace mnk {
 namespace {

@@ -9,9 +9,9 @@
 
 #include <cstdint>
 
-#include "solver/game/game.h"
+#include "rules/game/game.h"
+#include "search/search.h"
 #include "solver/retrograde/solver.h"
-#include "solver/search/search.h"
 #include "table/table.h"
 #include "tests/oracle.h"
 

@@ -8,9 +8,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
+#include "search/search.h"
 #include "solver/retrograde/solver.h"
-#include "solver/search/search.h"
 #include "tests/family_checks.h"
 #include "tests/small_boards.h"
 

@@ -24,10 +24,10 @@ while read -r tool typo meant bad_exit; do
   expect_contains "$name unknown" "unknown flag --no-such-thing (--help lists the flags)" "$(cat "$TMP/err")"
 done << 'TOOLS'
 solver/solve widht width 1
-table/verify tabel table 1
+verify/verify tabel table 1
 player/play serach-memory search-memory 1
 player/serve prot port 1
-solver/book/book pliez plies 1
+search/book/book pliez plies 1
 tests/table_check cuont count 2
 solver/naive_dfs widht width 1
 player/sample cuont count 1
@@ -57,13 +57,13 @@ for spelling in --work-dir --work_dir; do
     > /dev/null
   expect_eq "solve $spelling exit" 0 $?
   [ -f "w$spelling/manifest" ] || fail "solve $spelling: no work dir"
-  "$bin/solver/book/book" --width=4 --height=4 --k=4 --plies=2 --quiet \
+  "$bin/search/book/book" --width=4 --height=4 --k=4 --plies=2 --quiet \
     --search-memory=16M "$spelling=b$spelling" --out=b.mnk > /dev/null
   expect_eq "book $spelling exit" 0 $?
   [ -d "b$spelling" ] || fail "book $spelling: no work dir"
 done
 expect_contains "play --help both spellings" "--search-memory (or --search_memory)" "$("$bin/player/play" --help)"
-expect_contains "book --help both spellings" "--work-dir (or --work_dir)" "$("$bin/solver/book/book" --help)"
+expect_contains "book --help both spellings" "--work-dir (or --work_dir)" "$("$bin/search/book/book" --help)"
 
 # A flag several tools take is defined once: its line of --help is the
 # same in each, and so is its check.
@@ -76,14 +76,14 @@ while read -r flag tools; do
     expect_eq "$tool --help, --$flag" "$line" "$(help_line "$tool" "$flag")"
   done
 done << 'SHARED'
-width solver/solve player/play solver/book/book solver/naive_dfs
-gravity solver/solve player/play solver/book/book solver/naive_dfs
-misere solver/solve player/play solver/book/book solver/naive_dfs
-threads solver/solve table/verify player/play solver/book/book
-search-memory player/play player/serve solver/book/book
-work-dir solver/solve table/verify solver/book/book
-resume solver/solve table/verify
-tier-indices solver/solve table/verify
+width solver/solve player/play search/book/book solver/naive_dfs
+gravity solver/solve player/play search/book/book solver/naive_dfs
+misere solver/solve player/play search/book/book solver/naive_dfs
+threads solver/solve verify/verify player/play search/book/book
+search-memory player/play player/serve search/book/book
+work-dir solver/solve verify/verify search/book/book
+resume solver/solve verify/verify
+tier-indices solver/solve verify/verify
 SHARED
 while read -r tool flag; do
   "$bin/$tool" --threads=300 $flag > /dev/null 2> "$TMP/err"
@@ -91,10 +91,10 @@ while read -r tool flag; do
   expect_contains "$tool --threads=300" "--threads=300: expected 0 (one per core" "$(cat "$TMP/err")"
 done << 'THREADS'
 solver/solve
-table/verify --table=x
-solver/book/book --out=x.mnk
+verify/verify --table=x
+search/book/book --out=x.mnk
 THREADS
-"$bin/table/verify" --table=x --resume > /dev/null 2> "$TMP/err"
+"$bin/verify/verify" --table=x --resume > /dev/null 2> "$TMP/err"
 expect_eq "verify --resume alone exit" 1 $?
 expect_contains "verify --resume alone" "--resume needs the --work-dir=DIR of the run" "$(cat "$TMP/err")"
 "$bin/solver/solve" --tier-indices=4096 > /dev/null 2> "$TMP/err"
@@ -119,10 +119,10 @@ while read -r tool flag; do
 done << 'EMPTY'
 solver/solve --memory=
 solver/solve --work-dir=
-table/verify --table=
+verify/verify --table=
 player/play --table=
 player/serve --tables=
-solver/book/book --work_dir=
+search/book/book --work_dir=
 tests/table_check --table=
 player/sample --table=
 EMPTY

@@ -6,7 +6,7 @@
 set -u
 SOLVE="$TEST_SRCDIR/mnk/solver/solve"
 PLAY="$TEST_SRCDIR/mnk/player/play"
-VERIFY="$TEST_SRCDIR/mnk/table/verify"
+VERIFY="$TEST_SRCDIR/mnk/verify/verify"
 TABLE="$TEST_SRCDIR/mnk/data/3x3k3.mnk"
 TMP="$(mktemp -d "${TEST_TMPDIR:-/tmp}/hardening.XXXXXX")"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 
 namespace mnk::oracle {
 

@@ -246,7 +246,7 @@ expect_contains "book not a book" "is a table for 3,3,3, not for the game asked 
 out=$("$PLAY" "${C4[@]}" --search_memory=1K --position=. 2>&1)
 expect_eq "search memory exit" 1 $?
 expect_contains "search memory" "--search_memory=1K is too little: expected at least 16 KiB" "$out"
-"$TEST_SRCDIR/mnk/solver/book/book" --width=4 --height=4 --plies=4 --threads=1 \
+"$TEST_SRCDIR/mnk/search/book/book" --width=4 --height=4 --plies=4 --threads=1 \
   --search_memory=16M --out="$TMP/4x4-book.mnk" --quiet > /dev/null
 expect_eq "book exit" 0 $?
 out=$("$PLAY" --table="$TMP/4x4-book.mnk" --position=. 2>&1)

@@ -13,8 +13,8 @@
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "player/sample.h"
-#include "solver/game/game.h"
-#include "solver/search/search.h"
+#include "rules/game/game.h"
+#include "search/search.h"
 #include "table/record.h"
 #include "table/table.h"
 

@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 #include "solver/retrograde/solver.h"
 
 namespace mnk {

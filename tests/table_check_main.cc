@@ -19,10 +19,10 @@
 
 #include "absl/flags/flag.h"
 #include "absl/status/statusor.h"
-#include "solver/cli/cli.h"
-#include "solver/game/game.h"
-#include "solver/index/index.h"
-#include "solver/search/search.h"
+#include "base/cli/cli.h"
+#include "rules/game/game.h"
+#include "rules/index/index.h"
+#include "search/search.h"
 #include "table/record.h"
 #include "table/table.h"
 

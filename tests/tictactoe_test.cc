@@ -6,8 +6,8 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "gtest/gtest.h"
-#include "solver/game/game.h"
-#include "solver/search/search.h"
+#include "rules/game/game.h"
+#include "search/search.h"
 #include "table/table.h"
 #include "tests/family_checks.h"
 #include "tests/test_tables.h"

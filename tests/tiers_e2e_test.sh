@@ -10,7 +10,7 @@
 set -u
 SOLVE="$TEST_SRCDIR/mnk/solver/solve"
 SOLVE_MPI="$TEST_SRCDIR/mnk/solver/solve_mpi"
-VERIFY="$TEST_SRCDIR/mnk/table/verify"
+VERIFY="$TEST_SRCDIR/mnk/verify/verify"
 JSON="$TEST_SRCDIR/mnk/tests/json_get"
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"

@@ -5,7 +5,7 @@
 # the previous complete table or the new one, never a partial file.
 set -u
 SOLVE="$TEST_SRCDIR/mnk/solver/solve"
-VERIFY="$TEST_SRCDIR/mnk/table/verify"
+VERIFY="$TEST_SRCDIR/mnk/verify/verify"
 PLAY="$TEST_SRCDIR/mnk/player/play"
 JSON="$TEST_SRCDIR/mnk/tests/json_get"
 CHECK="$TEST_SRCDIR/mnk/tests/table_check"

@@ -2,7 +2,7 @@
 // board up to 12 cells passes, normal and misère (each variant's own rule
 // for what a record may claim); records changed behind a correct checksum
 // are each caught and described.
-#include "table/verify.h"
+#include "verify/verify.h"
 
 #include <string>
 #include <vector>

@@ -12,7 +12,7 @@
 // memory is the records themselves plus one byte per position of the two
 // layers being worked on. Layers are split between threads by shape.
 //
-// Every rule comes from the game seam (solver/game/game.h): which indices are
+// Every rule comes from the game seam (rules/game/game.h): which indices are
 // reachable (without gravity the local test Game::Check decides; with
 // gravity reachability depends on the order of moves, so a forward pass from
 // the empty board marks the reachable ones first), the primitive outcome of
@@ -27,7 +27,7 @@
 // layers' tiers and the reachable bits of the layers still to solve. The
 // table is the same bytes however the tiers fell.
 //
-// Best move policy (PolicyScore in solver/game/policy.h): best value for the
+// Best move policy (PolicyScore in rules/game/policy.h): best value for the
 // side to move, then the fewest plies to a win or the most plies to a loss,
 // then the lowest cell index.
 #ifndef MNK_SOLVER_RETROGRADE_SOLVER_H_
@@ -39,9 +39,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "solver/game/game.h"
-#include "solver/index/index.h"
-#include "solver/parallel/cluster.h"
+#include "base/parallel/cluster.h"
+#include "rules/game/game.h"
+#include "rules/index/index.h"
 #include "table/layout.h"
 #include "table/record.h"
 #include "table/write.h"
@@ -57,7 +57,7 @@ struct SolveOptions {
   bool progress = false;
   // Called now and then, from a thread of its own, while layers are solved,
   // and once at the end: the phase ("marking", "solving"), the layer, and
-  // the work done of `total` (solver/parallel/parallel.h's Progress).
+  // the work done of `total` (base/parallel/parallel.h's Progress).
   std::function<void(const char* phase, int layer, uint64_t done,
                      uint64_t total)>
       on_progress = nullptr;
@@ -82,7 +82,7 @@ struct SolveOptions {
   // last one of a layer shorter); a power of two. Changes the work dir,
   // never the table.
   uint64_t tier_indices = uint64_t{1} << 20;
-  // Null: this process alone. Otherwise (solver/parallel/cluster.h) tier t
+  // Null: this process alone. Otherwise (base/parallel/cluster.h) tier t
   // of layer L is solved by process (t + L) % size(), the processes meet
   // after each layer, exchanging the tiers through the work dir, which is
   // then required; only rank 0 keeps records and statistics.

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "solver/search/search.h"
+#include "search/search.h"
 
 namespace mnk {
 namespace {

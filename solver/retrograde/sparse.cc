@@ -9,8 +9,8 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_format.h"
-#include "solver/game/policy.h"
-#include "solver/index/index.h"
+#include "rules/game/policy.h"
+#include "rules/index/index.h"
 #include "table/record.h"
 
 namespace mnk {

@@ -1,5 +1,5 @@
 // The sparse solver: retrograde analysis over the reachable positions alone,
-// for boards whose dense index (solver/index/index.h) is far larger than
+// for boards whose dense index (rules/index/index.h) is far larger than
 // their reachable set, such as tall narrow boards with gravity: 1x40 with
 // gravity has 41 reachable positions but 2.8e11 indices. It writes a table
 // in the book layout (layout 4, table/table.h) that holds every reachable
@@ -27,7 +27,7 @@
 #define MNK_SOLVER_RETROGRADE_SPARSE_H_
 
 #include "absl/status/statusor.h"
-#include "solver/game/game.h"
+#include "rules/game/game.h"
 #include "solver/retrograde/solver.h"
 
 namespace mnk {

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "solver/index/index.h"
-#include "solver/search/connect.h"
+#include "rules/index/index.h"
+#include "search/connect.h"
 
 namespace mnk {
 namespace {

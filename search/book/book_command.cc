@@ -1,0 +1,119 @@
+#include "search/book/book_command.h"
+
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "base/cli/cli.h"
+#include "base/cli/game_flags.h"
+#include "base/cli/search_flags.h"
+#include "base/cli/threads_flag.h"
+#include "base/cli/work_dir_flag.h"
+#include "rules/game/printable.h"
+#include "search/book/book.h"
+#include "search/connect.h"
+#include "table/write.h"
+
+ABSL_FLAG(int, plies, 6, "the book holds positions of up to this many stones");
+ABSL_FLAG(std::string, out, "", "the book's table file");
+ABSL_FLAG(bool, quiet, false, "no progress lines on standard error");
+
+namespace mnk {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A search of the game the flags name, with its share of the memory.
+absl::StatusOr<std::unique_ptr<ConnectSearch>> MakeSearch(int threads) {
+  absl::StatusOr<Game> game = GameFromFlags({7, 6, 4, /*gravity=*/true});
+  if (!game.ok()) return game.status();
+  absl::StatusOr<SearchMemory> memory = SearchMemoryFromFlag();
+  if (!memory.ok()) return memory.status();
+  absl::StatusOr<int> bits =
+      ConnectSearch::TableBitsForFlag(memory->bytes, threads, memory->name);
+  if (!bits.ok()) return bits.status();
+  return ConnectSearch::Create(*game, {*bits});
+}
+
+int Main(Cluster& cluster) {
+  const Clock::time_point start = Clock::now();
+  const std::string out = UserPath(absl::GetFlag(FLAGS_out));
+  if (out.empty()) return Fail(kExitUsage, "expected --out=FILE");
+  const bool writes = cluster.rank() == 0;
+  if (absl::Status s = writes ? CheckTableTarget(out) : absl::OkStatus();
+      !s.ok()) {
+    return Fail(kExitOutput, s);
+  }
+  absl::StatusOr<int> threads = ThreadsFromFlag(kMaxThreads);
+  if (!threads.ok()) return Fail(kExitUsage, threads.status());
+  std::vector<std::unique_ptr<ConnectSearch>> searches;
+  std::vector<ConnectSearch*> pointers;
+  for (int t = 0; t < *threads; ++t) {
+    absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
+        MakeSearch(*threads);
+    if (!search.ok()) {
+      return Fail(
+          absl::IsResourceExhausted(search.status()) ? kExitMemory : kExitUsage,
+          search.status());
+    }
+    searches.push_back(*std::move(search));
+    pointers.push_back(searches.back().get());
+  }
+  BookOptions options;
+  options.plies = absl::GetFlag(FLAGS_plies);
+  options.work_dir = WorkDirFromFlag();
+  options.cluster = &cluster;
+  if (!absl::GetFlag(FLAGS_quiet) && writes) {
+    options.progress = [&](const BookProgress& p) {
+      std::fprintf(stderr,
+                   "book: ply %d: %llu to solve here, %llu solved in this "
+                   "run, %llu from the log, %.1f s\n",
+                   p.ply, static_cast<unsigned long long>(p.to_solve),
+                   static_cast<unsigned long long>(p.solved),
+                   static_cast<unsigned long long>(p.from_log),
+                   std::chrono::duration<double>(Clock::now() - start).count());
+    };
+  }
+  absl::StatusOr<BookEntries> book = BuildBook(pointers, options);
+  if (!book.ok()) {
+    return Fail(
+        absl::IsInvalidArgument(book.status()) ? kExitUsage : kExitWorkDir,
+        book.status());
+  }
+  if (!writes) return kExitOk;
+  const GameSpec& spec = pointers[0]->game().spec();
+  if (absl::Status s = WriteBookTable(out, spec, *book); !s.ok()) {
+    return Fail(kExitOutput, s);
+  }
+  std::printf("book of %s to ply %d: %zu positions, written to %s, %.1f s\n",
+              spec.Name().c_str(), options.plies, book->keys.size(),
+              Printable(out).c_str(),
+              std::chrono::duration<double>(Clock::now() - start).count());
+  return std::fflush(stdout) == 0 ? kExitOk : OutputFailed();
+}
+
+}  // namespace
+
+int RunBook(int argc, char** argv, Cluster& cluster) {
+  const std::string name =
+      cluster.size() > 1 ? absl::StrCat("book (rank ", cluster.rank(), ")")
+                         : "book";
+  if (std::optional<int> done = StartTool(
+          name,
+          "builds the opening book of a Connect-style game by exact search\n"
+          "(the game: Connect Four 7x6, 7,6,4 gravity, unless the game flags\n"
+          "say otherwise).\n"
+          "  book [--width=7 --height=6 --k=4] --plies=P --out=FILE "
+          "[--work_dir=DIR]\n"
+          "       [--search_memory=1G] [--threads=T]",
+          argc, argv)) {
+    return *done;
+  }
+  return RunGuarded([&] { return Main(cluster); });
+}
+
+}  // namespace mnk

@@ -1,0 +1,779 @@
+#include "search/connect.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+#include <cstring>
+#include <optional>
+#include <system_error>
+#include <thread>
+
+#include "absl/numeric/bits.h"
+#include "absl/strings/str_cat.h"
+#include "rules/game/policy.h"
+
+namespace mnk {
+
+// The moves of one node, best first: by score (higher first), ties in the
+// order they were added.
+class ConnectSearch::MoveList {
+ public:
+  void Add(uint64_t move, int score) {
+    int i = size_++;
+    for (; i > 0 && moves_[i - 1].score < score; --i) moves_[i] = moves_[i - 1];
+    moves_[i] = {move, score};
+  }
+  // Moves `move` (if listed) to the front.
+  void Promote(uint64_t move) {
+    int i = 0;
+    while (i < size_ && moves_[i].move != move) ++i;
+    if (i == size_) return;
+    const Scored promoted = moves_[i];
+    for (; i > 0; --i) moves_[i] = moves_[i - 1];
+    moves_[0] = promoted;
+  }
+  int size() const { return size_; }
+  uint64_t operator[](int i) const { return moves_[i].move; }
+
+ private:
+  struct Scored {
+    uint64_t move;
+    int score;
+  };
+  Scored moves_[64];
+  int size_ = 0;
+};
+
+namespace {
+
+// A position's busy_ count, raised while this thread searches it (nothing
+// when null).
+class BusyMark {
+ public:
+  explicit BusyMark(std::atomic<uint16_t>* slot) : slot_(slot) {
+    if (slot_ != nullptr) slot_->fetch_add(1, std::memory_order_relaxed);
+  }
+  ~BusyMark() {
+    if (slot_ != nullptr) slot_->fetch_sub(1, std::memory_order_relaxed);
+  }
+  bool on() const { return slot_ != nullptr; }
+
+ private:
+  std::atomic<uint16_t>* const slot_;
+};
+
+// Narrows the window (*alpha, *beta) to [lower, upper]: the score that
+// ends the search when nothing is left of it.
+std::optional<int> Narrow(int lower, int upper, int* alpha, int* beta) {
+  if (*alpha < lower) {
+    *alpha = lower;
+    if (*alpha >= *beta) return *alpha;
+  }
+  if (*beta > upper) {
+    *beta = upper;
+    if (*alpha >= *beta) return *beta;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// A bucket of the table: two entries, each a position's key (0: empty)
+// and a 32-bit word of what is known of its score; and, when threads
+// share the table, a version that is odd while a thread writes the bucket
+// (a seqlock: a reader that sees it odd or changed takes a miss, so that
+// it never pairs one entry's key with another's bounds). 32 bytes:
+//   bytes 0-15   key[0], key[1]
+//   bytes 16-23  data[0], data[1]: byte 0 the lower bound, byte 1 the
+//                upper bound (two's complement), byte 2 1 + the column of
+//                the move that last refuted a window there (0: none; a
+//                column of the key's orientation, the mirror's when the
+//                mirror has the smaller key), byte 3 the empty cells
+//                when stored (how deep its search went)
+//   bytes 24-27  version
+// Atomics accessed relaxed: plain loads and stores on x86.
+struct ConnectSearch::Bucket {
+  std::atomic<uint64_t> key[2];
+  std::atomic<uint32_t> data[2];
+  std::atomic<uint32_t> version;
+  uint32_t unused;
+};
+
+void ConnectSearch::Unmap::operator()(Bucket* b) const { munmap(b, bytes); }
+
+namespace {
+
+// Zeroed pages for the table, in huge pages where the kernel allows (the
+// search reads entries at random: fewer TLB misses). nullptr when there is
+// no memory.
+void* MapTable(size_t bytes) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  madvise(p, bytes, MADV_HUGEPAGE);  // a hint: refused is fine
+  return p;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ConnectSearch>> ConnectSearch::Create(
+    const Game& game, const ConnectSearchOptions& options) {
+  const GameSpec& spec = game.spec();
+  if (!spec.gravity) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the exact search plays Connect-style games (with gravity); ",
+        spec.Name(), " has none"));
+  }
+  if (spec.misere) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the exact search plays the normal game, not misère (",
+                     spec.Name(), ")"));
+  }
+  if (spec.width * (spec.height + 1) > 64) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the exact search needs width x (height + 1) <= 64 bits; ",
+                     spec.Name(), " needs ", spec.width * (spec.height + 1)));
+  }
+  if (options.threads < 1 || options.threads > kMaxThreads) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "threads is ", options.threads, ": expected 1 to ", kMaxThreads));
+  }
+  if (options.table_bits < kMinTableBits ||
+      options.table_bits > kMaxTableBits) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("table_bits is ", options.table_bits, ": expected ",
+                     kMinTableBits, " to ", kMaxTableBits));
+  }
+  std::unique_ptr<ConnectSearch> search(new ConnectSearch(game, options));
+  if (search->table_ == nullptr) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "cannot allocate the search's table of 2^", options.table_bits,
+        " entries (", sizeof(Entry) << options.table_bits, " bytes)"));
+  }
+  return search;
+}
+
+ConnectSearch::ConnectSearch(const Game& game,
+                             const ConnectSearchOptions& options)
+    : game_(game),
+      width_(game.width()),
+      height_(game.height()),
+      k_(game.spec().k),
+      cells_(game.cells()),
+      table_(static_cast<Bucket*>(MapTable(kEntryBytes << options.table_bits)),
+             Unmap{kEntryBytes << options.table_bits}),
+      table_shift_(64 - options.table_bits),
+      threads_(options.threads),
+      shared_(options.threads > 1),
+      busy_(shared_ ? new std::atomic<uint16_t>[kBusySlots]() : nullptr) {
+  const int column = height_ + 1;
+  for (int c = 0; c < width_; ++c) {
+    bottom_ |= uint64_t{1} << (c * column);
+  }
+  board_ = bottom_ * ((uint64_t{1} << height_) - 1);
+  for (int c = 0; c < width_; ++c) {
+    column_[c] = ((uint64_t{1} << height_) - 1) << (c * column);
+  }
+  for (int r = 1; r < height_; r += 2) odd_rows_ |= bottom_ << r;
+  etc_moves_ = cells_ - 20;
+  for (int i = 0; i < width_ * column; ++i) {
+    mirror_bit_[i] = uint64_t{1}
+                     << ((width_ - 1 - i / column) * column + i % column);
+  }
+  // The directions a line of k fits in: up, right, right and down, right
+  // and up. Their shifts times k - 1 stay under 64 (see the header).
+  const bool fits[4] = {k_ <= height_, k_ <= width_,
+                        k_ <= std::min(width_, height_),
+                        k_ <= std::min(width_, height_)};
+  const int shifts[4] = {1, column, column - 1, column + 1};
+  for (int d = 0; d < 4; ++d) {
+    if (fits[d]) shift_[directions_++] = shifts[d];
+  }
+  for (int i = 0; i < width_; ++i) {
+    // Centre first, then outwards, left before right.
+    const int step = i % 2 == 0 ? i / 2 : -(i + 1) / 2;
+    order_.push_back(width_ / 2 + step);
+  }
+}
+
+int ConnectSearch::TableBitsFor(uint64_t bytes) {
+  int bits = kMinTableBits - 1;
+  while (bits < kMaxTableBits && (kEntryBytes << (bits + 1)) <= bytes) ++bits;
+  return bits;
+}
+
+absl::StatusOr<int> ConnectSearch::TableBitsForFlag(uint64_t bytes, int shares,
+                                                    absl::string_view flag) {
+  const int bits = TableBitsFor(bytes / shares);
+  if (bits >= kMinTableBits) return bits;
+  const uint64_t least = (kEntryBytes << kMinTableBits) * shares;
+  return absl::InvalidArgumentError(absl::StrCat(
+      flag, " is too little: expected at least ", least >> 10, " KiB",
+      shares > 1 ? absl::StrCat(" (", shares, " searches of ",
+                                (kEntryBytes << kMinTableBits) >> 10, " KiB)")
+                 : ""));
+}
+
+ConnectSearch::~ConnectSearch() {
+  static_assert(sizeof(Bucket) == 2 * kEntryBytes,
+                "kEntryBytes is half a bucket's size");
+}
+
+void ConnectSearch::Clear() {
+  std::memset(static_cast<void*>(table_.get()), 0,
+              kEntryBytes << (64 - table_shift_));
+}
+
+ConnectSearch::Bits ConnectSearch::ToBits(const Position& p) const {
+  Bits b{0, 0, 0, 0, p.stones()};
+  const Mask mover = p.mover();
+  for (Mask s = p.occupied(); s != 0; s &= s - 1) {
+    const int cell = absl::countr_zero(s);
+    const int row = cell / width_, col = cell % width_;
+    const int i = col * (height_ + 1) + (height_ - 1 - row);
+    b.mask |= uint64_t{1} << i;
+    b.mirror_mask |= mirror_bit_[i];
+    if ((mover >> cell & 1) != 0) {
+      b.mover |= uint64_t{1} << i;
+      b.mirror_mover |= mirror_bit_[i];
+    }
+  }
+  return b;
+}
+
+namespace {
+
+// The cells where a stone completes K in a row along step s: the j cells
+// after it and the K - 1 - j cells before it hold stones, for some j.
+// after[j] / before[j]: the cells with j stones after / before them.
+// K = 4, written out: two stones after and before, each with a third.
+uint64_t CompletingFour(uint64_t p, int s) {
+  const uint64_t before = (p << s) & (p << 2 * s);
+  const uint64_t after = (p >> s) & (p >> 2 * s);
+  return (before & ((p << 3 * s) | (p >> s))) |
+         (after & ((p >> 3 * s) | (p << s)));
+}
+
+template <int K>
+uint64_t CompletingCells(uint64_t stones, int s) {
+  uint64_t after[K], before[K];
+  after[0] = before[0] = ~uint64_t{0};
+  for (int j = 1; j < K; ++j) {
+    after[j] = after[j - 1] & stones >> (j * s);
+    before[j] = before[j - 1] & stones << (j * s);
+  }
+  uint64_t cells = 0;
+  for (int j = 0; j < K; ++j) cells |= after[j] & before[K - 1 - j];
+  return cells;
+}
+
+// The same for any k (up to 64), less fast.
+uint64_t CompletingCellsAny(uint64_t stones, int s, int k) {
+  uint64_t after[64], before[64];
+  after[0] = before[0] = ~uint64_t{0};
+  for (int j = 1; j < k; ++j) {
+    after[j] = after[j - 1] & stones >> (j * s);
+    before[j] = before[j - 1] & stones << (j * s);
+  }
+  uint64_t cells = 0;
+  for (int j = 0; j < k; ++j) cells |= after[j] & before[k - 1 - j];
+  return cells;
+}
+
+template <int K>
+uint64_t CompletingCells(uint64_t stones, const int* shifts, int directions) {
+  uint64_t cells = 0;
+  for (int d = 0; d < directions; ++d) {
+    cells |= CompletingCells<K>(stones, shifts[d]);
+  }
+  return cells;
+}
+
+}  // namespace
+
+uint64_t ConnectSearch::WinningCells(uint64_t stones, uint64_t mask) const {
+  uint64_t cells;
+  switch (k_) {
+    case 1:
+      cells = ~uint64_t{0};
+      break;
+    case 2:
+      cells = CompletingCells<2>(stones, shift_, directions_);
+      break;
+    case 3:
+      cells = CompletingCells<3>(stones, shift_, directions_);
+      break;
+    case 4:
+      if (directions_ == 4) {  // every board of 4 by 4 or more
+        cells = ((stones << 1) & (stones << 2) & (stones << 3)) |
+                CompletingFour(stones, shift_[1]) |
+                CompletingFour(stones, shift_[2]) |
+                CompletingFour(stones, shift_[3]);
+      } else {
+        cells = CompletingCells<4>(stones, shift_, directions_);
+      }
+      break;
+    case 5:
+      cells = CompletingCells<5>(stones, shift_, directions_);
+      break;
+    default:
+      cells = 0;
+      for (int d = 0; d < directions_; ++d) {
+        cells |= CompletingCellsAny(stones, shift_[d], k_);
+      }
+  }
+  return cells & (board_ ^ mask);
+}
+
+uint64_t ConnectSearch::SafeMoves(uint64_t mask, uint64_t threats) const {
+  uint64_t possible = Playable(mask);
+  const uint64_t forced = possible & threats;
+  if (forced != 0) {
+    if ((forced & (forced - 1)) != 0) return 0;  // two threats: lost
+    possible = forced;
+  }
+  // Not under an opponent's winning cell (the sentinel takes the bottom's).
+  return possible & ~(threats >> 1);
+}
+
+uint64_t ConnectSearch::Key(const Bits& b) const {
+  // mover + mask + bottom: per column, the stones of the side to move below
+  // a 1 that marks the column's height. Unique, never 0.
+  return std::min(b.mover + b.mask + bottom_,
+                  b.mirror_mover + b.mirror_mask + bottom_);
+}
+
+int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
+  assert(alpha < beta);
+  assert(!CanWinNext(b));
+  if (Stopping(w)) return 0;
+  ++w.nodes;
+  const uint64_t key = Key(b);
+  __builtin_prefetch(BucketOf(key));
+  const uint64_t safe =
+      SafeMoves(b.mask, WinningCells(b.mover ^ b.mask, b.mask));
+  if (safe == 0) return -(cells_ - b.moves) / 2;  // lost on the next ply
+  if (b.moves >= cells_ - 2) return 0;  // the last two stones make no line
+  if ((safe & (safe - 1)) == 0) {
+    // One move: nothing to choose, nothing worth a table entry.
+    return -Negamax(w, Child(b, safe), -beta, -alpha);
+  }
+  int lower, upper;  // the table may narrow them further
+  StaticBounds(b, &lower, &upper);
+  if (const std::optional<int> cut = Narrow(lower, upper, &alpha, &beta)) {
+    return *cut;
+  }
+  MoveList moves;
+  if (const std::optional<int> win = ListMoves(b, safe, &moves)) {
+    return *win;
+  }
+  // No move wins that soon: the soonest win is two plies later.
+  upper = std::min(upper, (cells_ - 3 - b.moves) / 2);
+  // The table's entry, read last (its bucket was prefetched on entry).
+  const bool mirrored = key != b.mover + b.mask + bottom_;
+  const int first = TableBounds(key, mirrored, &lower, &upper);
+  if (first >= 0) moves.Promote(safe & column_[first]);
+  if (const std::optional<int> cut = Narrow(lower, upper, &alpha, &beta)) {
+    return *cut;
+  }
+  // The children's entries are on their way (prefetched above).
+  if (b.moves < etc_moves_) {
+    if (const std::optional<int> cut = TranspositionCutoff(b, safe, beta)) {
+      return *cut;
+    }
+  }
+  return SearchMoves(w, b, key, mirrored, moves, alpha, beta, lower, upper);
+}
+
+int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
+                               bool mirrored, const MoveList& moves, int alpha,
+                               int beta, int lower, int upper) {
+  const int work = cells_ - b.moves;
+  const int alpha0 = alpha;
+  // With helper threads (ABDADA): the node is marked busy while searched
+  // here, and a move (but the first) whose position another thread is
+  // searching waits for a second pass, by when that thread's entry may
+  // settle it.
+  const BusyMark mark(shared_ && work >= kDeferEmpty ? &busy_[BusySlot(key)]
+                                                     : nullptr);
+  uint64_t deferred = 0;  // bit i: moves[i] waits for the second pass
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int i = 0; i < moves.size(); ++i) {
+      if (pass == 1 && (deferred >> i & 1) == 0) continue;
+      const Bits child = Child(b, moves[i]);
+      if (pass == 0 && mark.on() && i > 0 && Busy(Key(child))) {
+        deferred |= uint64_t{1} << i;
+        continue;
+      }
+      const int score = -Negamax(w, child, -beta, -alpha);
+      if (w.stopped) return 0;  // unfinished: nothing to store
+      if (score >= beta) {
+        const int column = absl::countr_zero(moves[i]) / (height_ + 1);
+        Store(key, work, score, upper,
+              1 + (mirrored ? width_ - 1 - column : column));
+        return score;
+      }
+      alpha = std::max(alpha, score);
+    }
+    if (deferred == 0) break;
+  }
+  // Every move failed low (alpha is then an upper bound), or one raised
+  // alpha inside the window (then it is exact).
+  Store(key, work, alpha > alpha0 ? alpha : lower, std::min(upper, alpha), 0);
+  return alpha;
+}
+
+inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
+                                                   MoveList* moves) const {
+  for (int column : order_) {
+    const uint64_t move = safe & column_[column];
+    if (move == 0) continue;
+    const uint64_t mask = b.mask | move;
+    const uint64_t threats = WinningCells(b.mover | move, mask);
+    // A move that leaves the opponent nothing safe wins on the next stone
+    // but one: the best score still possible here.
+    if (SafeMoves(mask, threats) == 0) return (cells_ - 1 - b.moves) / 2;
+    moves->Add(move, MoveScore(mask, threats));
+    // The child will read its entry first thing: start the read now.
+    __builtin_prefetch(BucketOf(Key(Child(b, move))));
+  }
+  return std::nullopt;
+}
+
+int ConnectSearch::TableBounds(uint64_t key, bool mirrored, int* lower,
+                               int* upper) const {
+  const std::optional<Entry> e = Find(key);
+  if (!e.has_value()) return -1;
+  *lower = std::max(*lower, e->lower);
+  *upper = std::min(*upper, e->upper);
+  if (e->refutation == 0) return -1;
+  return mirrored ? width_ - e->refutation : e->refutation - 1;
+}
+
+std::optional<int> ConnectSearch::TranspositionCutoff(const Bits& b,
+                                                      uint64_t safe,
+                                                      int beta) const {
+  for (uint64_t s = safe; s != 0; s &= s - 1) {
+    const std::optional<Entry> e = Find(Key(Child(b, s & -s)));
+    if (e.has_value() && -e->upper >= beta) return -e->upper;
+  }
+  return std::nullopt;
+}
+
+inline ConnectSearch::Bucket* ConnectSearch::BucketOf(uint64_t key) const {
+  return &table_[(key * 0x9E3779B97F4A7C15ull) >> (table_shift_ + 1)];
+}
+
+namespace {
+
+constexpr auto kRelaxed = std::memory_order_relaxed;
+
+uint32_t Pack(int lower, int upper, int refutation, int work) {
+  return static_cast<uint8_t>(lower) | static_cast<uint8_t>(upper) << 8 |
+         static_cast<uint32_t>(refutation) << 16 |
+         static_cast<uint32_t>(work) << 24;
+}
+
+}  // namespace
+
+ConnectSearch::Entry ConnectSearch::Unpack(uint32_t data) {
+  return {static_cast<int8_t>(data & 0xff), static_cast<int8_t>(data >> 8),
+          static_cast<int>(data >> 16 & 0xff), static_cast<int>(data >> 24)};
+}
+
+inline std::optional<ConnectSearch::Entry> ConnectSearch::Find(
+    uint64_t key) const {
+  const Bucket& bucket = *BucketOf(key);
+  uint32_t version = 0;
+  if (shared_) {
+    version = bucket.version.load(std::memory_order_acquire);
+    if ((version & 1) != 0) return std::nullopt;  // being written
+  }
+  uint32_t data;
+  if (bucket.key[0].load(kRelaxed) == key) {
+    data = bucket.data[0].load(kRelaxed);
+  } else if (bucket.key[1].load(kRelaxed) == key) {
+    data = bucket.data[1].load(kRelaxed);
+  } else {
+    return std::nullopt;
+  }
+  if (shared_) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (bucket.version.load(kRelaxed) != version) return std::nullopt;
+  }
+  return Unpack(data);
+}
+
+void ConnectSearch::Store(uint64_t key, int work, int lower, int upper,
+                          int refutation) {
+  Bucket& bucket = *BucketOf(key);
+  uint32_t version = 0;
+  if (shared_) {  // take the bucket: make its version odd
+    for (;;) {
+      version = bucket.version.load(kRelaxed);
+      if ((version & 1) == 0 &&
+          bucket.version.compare_exchange_weak(version, version + 1,
+                                               std::memory_order_acquire)) {
+        break;
+      }
+    }
+  }
+  WriteEntry(bucket, key, work, lower, upper, refutation);
+  if (shared_) bucket.version.store(version + 2, std::memory_order_release);
+}
+
+void ConnectSearch::WriteEntry(Bucket& bucket, uint64_t key, int work,
+                               int lower, int upper, int refutation) {
+  for (int i = 0; i < 2; ++i) {
+    if (bucket.key[i].load(kRelaxed) == key) {
+      // Both bounds hold: keep the tighter of each.
+      const Entry e = Unpack(bucket.data[i].load(kRelaxed));
+      bucket.data[i].store(
+          Pack(std::max(e.lower, lower), std::min(e.upper, upper),
+               refutation != 0 ? refutation : e.refutation, e.work),
+          kRelaxed);
+      return;
+    }
+  }
+  // The first entry keeps the position that took the most plies to search
+  // (moving its old one to the second); the second takes any other.
+  const uint32_t data = Pack(lower, upper, refutation, work);
+  const uint32_t first = bucket.data[0].load(kRelaxed);
+  if (work >= static_cast<int>(first >> 24)) {
+    bucket.key[1].store(bucket.key[0].load(kRelaxed), kRelaxed);
+    bucket.data[1].store(first, kRelaxed);
+    bucket.key[0].store(key, kRelaxed);
+    bucket.data[0].store(data, kRelaxed);
+  } else {
+    bucket.key[1].store(key, kRelaxed);
+    bucket.data[1].store(data, kRelaxed);
+  }
+}
+
+int ConnectSearch::MoveScore(uint64_t mask, uint64_t threats) const {
+  // Threats, ties to those the opponent must not play under at once.
+  const uint64_t next = (Playable(mask) << 1) & board_;
+  return 2 * absl::popcount(threats) + absl::popcount(threats & next);
+}
+
+bool ConnectSearch::HasLine(uint64_t stones) const {
+  for (int d = 0; d < directions_; ++d) {
+    const int s = shift_[d];
+    uint64_t runs = stones;  // cells starting a run of `length` stones
+    int length = 1;
+    while (2 * length <= k_) {
+      runs &= runs >> (length * s);
+      length *= 2;
+    }
+    if (length < k_) runs &= runs >> ((k_ - length) * s);
+    if (runs != 0) return true;
+  }
+  return false;
+}
+
+void ConnectSearch::StaticBounds(const Bits& b, int* lower, int* upper) const {
+  // The opponent cannot win before its second stone from here, nor the
+  // side to move before its second.
+  *lower = -(cells_ - 2 - b.moves) / 2;
+  *upper = (cells_ - 1 - b.moves) / 2;
+  const uint64_t empty = board_ & ~b.mask;
+  const uint64_t opponent = b.mover ^ b.mask;
+  // A player whose stones and every empty cell hold no line cannot win.
+  if (!HasLine(b.mover | empty)) *upper = std::min(*upper, 0);
+  if (!HasLine(opponent | empty)) *lower = std::max(*lower, 0);
+  // Claimeven: with an even number of stones in every column (and an even
+  // height), the opponent can answer every move directly above it, taking
+  // every empty cell of the odd rows (counted from 0 at the bottom) and
+  // leaving the even rows to the side to move. If that gives the side to
+  // move no line, it cannot win; if it also gives the opponent one, it
+  // loses.
+  if (height_ % 2 == 0 && (Playable(b.mask) & odd_rows_) == 0 &&
+      !HasLine(b.mover | (empty & ~odd_rows_))) {
+    *upper = std::min(*upper, HasLine(opponent | (empty & odd_rows_)) ? -1 : 0);
+  }
+}
+
+int ConnectSearch::SolveScore(const Bits& b) {
+  if (CanWinNext(b)) return (cells_ + 1 - b.moves) / 2;
+  // Null windows: first the value (is it a win? a loss?), which prunes
+  // the most, then the score, each window at the bound the last one
+  // returned (fail-soft bounds are often the score itself).
+  int lo = -(cells_ - b.moves) / 2, hi = (cells_ + 1 - b.moves) / 2;
+  bool up = true;
+  while (lo < hi) {
+    const int mid = lo <= 0 && 0 < hi     ? 0
+                    : lo <= -1 && -1 < hi ? -1
+                    : up                  ? lo
+                                          : hi - 1;
+    const int r = NullWindow(b, mid);
+    if (main_.stopped) return 0;
+    if (r <= mid) {
+      hi = r;
+      up = false;
+    } else {
+      lo = r;
+      up = true;
+    }
+  }
+  return lo;
+}
+
+int ConnectSearch::ScoreToRemoteness(int score, int moves) const {
+  if (score == 0) return cells_ - moves;  // a draw fills the board
+  // The winner's last stone is the m-th, m one of two numbers by the
+  // score; the winner's stones go down on plies of one parity.
+  const int winner_parity = score > 0 ? (moves + 1) & 1 : moves & 1;
+  int m = cells_ + 2 - 2 * (score > 0 ? score : -score);
+  if ((m & 1) != winner_parity) --m;
+  return m - moves;
+}
+
+SearchResult ConnectSearch::ResultOf(int score, int moves) const {
+  const Value value = score > 0   ? Value::kWin
+                      : score < 0 ? Value::kLoss
+                                  : Value::kDraw;
+  return {value, ScoreToRemoteness(score, moves)};
+}
+
+SearchResult ConnectSearch::Solve(const Position& p) {
+  if (const std::optional<Value> end = game_.Primitive(p)) return {*end, 0};
+  const Bits b = ToBits(p);
+  return ResultOf(SolveScore(b), b.moves);
+}
+
+MoveAnalysis ConnectSearch::Analyze(
+    const Position& p, const std::function<void(int, int)>& progress) {
+  MoveAnalysis a;
+  if (const std::optional<Value> end = game_.Primitive(p)) {
+    a.result = {*end, 0};
+    return a;
+  }
+  const std::vector<int> cells = game_.LegalMoves(p);
+  int best_score = 0;
+  for (int cell : cells) {
+    const SearchResult child = Solve(Game::Play(p, cell));
+    if (main_.stopped) return a;  // unfinished (AnalyzeWithin)
+    const MoveResult move{cell, Negate(child.value), child.remoteness + 1};
+    a.moves.push_back(move);
+    const int score = PolicyScore(move.value, move.remoteness);
+    if (a.best_move < 0 || score > best_score) {
+      a.best_move = cell;
+      a.result = {move.value, move.remoteness};
+      best_score = score;
+    }
+    if (progress)
+      progress(static_cast<int>(a.moves.size()),
+               static_cast<int>(cells.size()));
+  }
+  return a;
+}
+
+std::optional<MoveAnalysis> ConnectSearch::AnalyzeWithin(
+    const Position& p, uint64_t max_nodes,
+    const std::function<void(int, int)>& progress,
+    const std::atomic<bool>* cancel) {
+  return Within(max_nodes, cancel, [&] { return Analyze(p, progress); });
+}
+
+bool ConnectSearch::ScoreAtMost(const Position& child, int bound) {
+  if (const std::optional<Value> end = game_.Primitive(child)) {
+    // Lost to the line just made (scored as the win it was a ply ago), or
+    // a full board.
+    const int score =
+        *end == Value::kDraw ? 0 : -(cells_ + 2 - child.stones()) / 2;
+    return score <= bound;
+  }
+  const Bits b = ToBits(child);
+  if (CanWinNext(b)) return (cells_ + 1 - b.moves) / 2 <= bound;
+  return NullWindow(b, bound) <= bound;
+}
+
+int ConnectSearch::NullWindow(const Bits& b, int bound) {
+  if (threads_ == 1 || cells_ - b.moves < kParallelEmpty) {
+    return Negamax(main_, b, bound, bound + 1);
+  }
+  // Lazy SMP: every thread searches the same window, sharing the table;
+  // the first to finish answers and stops the others.
+  alignas(64) std::atomic<bool> stop{false};
+  std::vector<Worker> helpers(threads_ - 1);
+  std::vector<int> scores(threads_ - 1);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < threads_ - 1; ++i) {
+    helpers[i].stop = &stop;
+    helpers[i].cancel = main_.cancel;
+    try {
+      threads.emplace_back([&, i] {
+        scores[i] = Negamax(helpers[i], b, bound, bound + 1);
+        if (!helpers[i].stopped) stop.store(true);
+      });
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: search with those started
+    }
+  }
+  main_.stop = &stop;
+  int score = Negamax(main_, b, bound, bound + 1);
+  stop.store(true);  // whichever helpers still search stop
+  for (std::thread& t : threads) t.join();
+  main_.stop = nullptr;
+  for (size_t i = 0; i < threads.size(); ++i) {
+    helper_nodes_ += helpers[i].nodes;
+    if (main_.stopped && !helpers[i].stopped) {  // a helper finished first
+      main_.stopped = false;
+      score = scores[i];
+    }
+  }
+  return score;
+}
+
+MoveAnalysis ConnectSearch::BestMove(
+    const Position& p, const std::function<void(int, int)>& progress) {
+  MoveAnalysis a;
+  if (const std::optional<Value> end = game_.Primitive(p)) {
+    a.result = {*end, 0};
+    return a;
+  }
+  const Bits b = ToBits(p);
+  const int score = SolveScore(b);
+  if (main_.stopped) return a;
+  a.result = ResultOf(score, b.moves);
+  // Every child scores at least -score for its mover; the best reach it.
+  const std::vector<int> cells = game_.LegalMoves(p);
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const bool best = ScoreAtMost(Game::Play(p, cells[i]), -score);
+    if (main_.stopped) return a;
+    if (progress)
+      progress(static_cast<int>(i + 1), static_cast<int>(cells.size()));
+    if (best) {
+      a.best_move = cells[i];
+      return a;
+    }
+  }
+  assert(false && "no move reaches the position's score");
+  return a;
+}
+
+std::optional<MoveAnalysis> ConnectSearch::BestMoveWithin(
+    const Position& p, uint64_t max_nodes,
+    const std::function<void(int, int)>& progress,
+    const std::atomic<bool>* cancel) {
+  return Within(max_nodes, cancel, [&] { return BestMove(p, progress); });
+}
+
+std::optional<MoveAnalysis> ConnectSearch::Within(
+    uint64_t max_nodes, const std::atomic<bool>* cancel,
+    const std::function<MoveAnalysis()>& answer) {
+  main_.node_limit =
+      max_nodes > ~main_.nodes ? ~uint64_t{0} : main_.nodes + max_nodes;
+  main_.cancel = cancel;
+  MoveAnalysis a = answer();
+  const bool stopped = main_.stopped;
+  main_.node_limit = ~uint64_t{0};
+  main_.cancel = nullptr;
+  main_.stopped = false;
+  if (stopped) return std::nullopt;
+  return a;
+}
+
+}  // namespace mnk

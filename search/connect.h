@@ -1,0 +1,317 @@
+// The exact search for Connect-style (gravity) boards too big to tabulate,
+// Connect Four 7x6 first: what `play` and `serve` answer with when there is
+// no table, and the oracle of the big-board checks. Built as the fastest
+// public Connect Four solvers are (Pons' connect4, Steininger's c4):
+// bitboards, negamax with alpha-beta on null windows (first the value, then
+// the exact score), optionally on several threads that share the table
+// (Lazy SMP, where a thread leaves a move another thread is searching for
+// last, as in ABDADA), a transposition table of bounds in two-entry buckets
+// where a position and its mirror image share an entry, immediate wins and
+// forced replies settled before searching (a move that leaves the opponent no
+// safe reply ends a node's search; a node with one safe move plays it without a
+// table entry), bounds from the lines each side can still make and from
+// claimeven, transposition cutoffs, moves ordered by the table's refutation,
+// then the threats they make (ties to those right above a playable cell).
+// docs/connect-four.md has its figures.
+//
+//   absl::StatusOr<std::unique_ptr<mnk::ConnectSearch>> search =
+//       mnk::ConnectSearch::Create(game, {/*table_bits=*/24});
+//   mnk::SearchResult r = (*search)->Solve(pos);       // value, remoteness
+//   mnk::MoveAnalysis a = (*search)->Analyze(pos);     // and every move's
+//   mnk::MoveAnalysis m = (*search)->BestMove(pos);    // the move alone
+//
+// It shares the game seam with the rest of the project only at its edges
+// (positions in, the rules' verdict on finished games); inside it keeps its
+// own board, so that the tests that compare it with the tables compare two
+// implementations of the rules. Column-major, with one sentinel bit above
+// each column, so that a move, a line and a threat are a few shifts:
+//
+//   7x6, bit numbers              the seam's cell `row * width + col` (row 0
+//    6 13 20 27 34 41 48  <- sentinels, always 0     at the top) is bit
+//    5 12 19 26 33 40 47                             col * (height + 1) +
+//    4 11 18 25 32 39 46                             (height - 1 - row)
+//    3 10 17 24 31 38 45
+//    2  9 16 23 30 37 44   A board needs width * (height + 1) <= 64 bits:
+//    1  8 15 22 29 36 43   7x6 takes 49, 8x7 64; 8x8 does not fit.
+//    0  7 14 21 28 35 42
+//
+// Scores, as in Pons' solver: with n stones on the board, a win whose last
+// stone is the m-th scores (cells + 2 - m) / 2 for the winner and the
+// negation for the loser; a draw scores 0. The sooner the win, the higher
+// the score; scores fit in 8 bits. Remoteness follows from the score, n and
+// the parity of m (the winner's stones go down on every other ply).
+#ifndef MNK_SEARCH_CONNECT_H_
+#define MNK_SEARCH_CONNECT_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/numeric/bits.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "rules/game/game.h"
+#include "search/search.h"
+
+namespace mnk {
+
+struct ConnectSearchOptions {
+  // The transposition table holds 2^table_bits entries of 16 bytes, in
+  // buckets of two: 24 bits take 256 MiB. Kept between searches (its
+  // bounds hold for any root).
+  int table_bits = 24;
+  // Threads searching at once (Lazy SMP): each null-window search of a
+  // position with kParallelEmpty or more empty cells runs on all of them,
+  // sharing the table, and the first to finish answers. At a node with
+  // kDeferEmpty or more empty cells, a thread searches a move (but the
+  // first) that another thread is searching only after the node's other
+  // moves (ABDADA), so that the threads part ways. The answers do not
+  // depend on it; the positions searched do.
+  int threads = 1;
+};
+
+// One legal move and what it leads to, seen by the side to move.
+struct MoveResult {
+  int cell;
+  Value value;
+  int remoteness;  // plies to the end from the analysed position
+};
+
+// A position's value and remoteness, the move the perfect player makes
+// (mnk::PolicyScore, ties to the lowest cell; -1 once the game is over),
+// and every legal move's outcome, by cell (empty from BestMove).
+struct MoveAnalysis {
+  SearchResult result;
+  int best_move = -1;
+  std::vector<MoveResult> moves;
+};
+
+class ConnectSearch {
+ public:
+  static constexpr int kMinTableBits = 10;
+  static constexpr uint64_t kEntryBytes = 16;  // a table entry's size
+  static constexpr int kMaxTableBits = 32;
+  static constexpr int kMaxThreads = 64;
+  // Searches of positions with fewer empty cells stay on one thread.
+  static constexpr int kParallelEmpty = 20;
+  // Threads leave moves others are searching for last at nodes with at
+  // least this many empty cells (ConnectSearchOptions::threads).
+  static constexpr int kDeferEmpty = 14;
+  // The most table bits `bytes` of memory hold (at most kMaxTableBits);
+  // below kMinTableBits when too little.
+  static int TableBitsFor(uint64_t bytes);
+  // The table bits of each of `shares` searches sharing `bytes` of memory
+  // (TableBitsFor(bytes / shares)); kInvalidArgument when too little for
+  // the smallest table, naming `flag` as the user wrote it
+  // ("--search_memory=1") and the least that serves.
+  static absl::StatusOr<int> TableBitsForFlag(uint64_t bytes, int shares,
+                                              absl::string_view flag);
+
+  // Refuses, with kInvalidArgument naming why, a game without gravity, a
+  // misère game, a board over 64 bits as drawn above, or table_bits out of
+  // [kMinTableBits, kMaxTableBits]; kResourceExhausted when the table's
+  // memory cannot be had.
+  static absl::StatusOr<std::unique_ptr<ConnectSearch>> Create(
+      const Game& game, const ConnectSearchOptions& options = {});
+  ~ConnectSearch();
+
+  const Game& game() const { return game_; }
+
+  // The exact value and remoteness of a valid position (Game::Validate).
+  SearchResult Solve(const Position& p);
+  // Solve for each legal move, and the policy's choice among them.
+  // `progress`, when given, is called after each move is solved with the
+  // number solved so far and the number of moves.
+  MoveAnalysis Analyze(const Position& p,
+                       const std::function<void(int, int)>& progress = {});
+  // Analyze within a budget of positions searched: nullopt when it would
+  // take more, or once `cancel` (when given) is set, from any thread: the
+  // search polls it at every node (what it learnt stays in the table, so
+  // asking again goes further).
+  std::optional<MoveAnalysis> AnalyzeWithin(
+      const Position& p, uint64_t max_nodes,
+      const std::function<void(int, int)>& progress = {},
+      const std::atomic<bool>* cancel = nullptr);
+  // The position's result and the policy's move alone (`moves` left
+  // empty): the exact score, then one null-window test a move, in the
+  // policy's order, until a move reaches it. What the perfect player needs
+  // to move, at a fraction of Analyze's cost (which solves every move
+  // exactly). `progress` is called after each move tested.
+  MoveAnalysis BestMove(const Position& p,
+                        const std::function<void(int, int)>& progress = {});
+  // BestMove within a budget of positions searched, as AnalyzeWithin.
+  std::optional<MoveAnalysis> BestMoveWithin(
+      const Position& p, uint64_t max_nodes,
+      const std::function<void(int, int)>& progress = {},
+      const std::atomic<bool>* cancel = nullptr);
+
+  // Positions searched since the search was made, by every thread.
+  uint64_t nodes() const { return main_.nodes + helper_nodes_; }
+  // Forgets every entry of the transposition table (for measurements that
+  // start each search from nothing).
+  void Clear();
+
+ private:
+  // What a table entry holds (ConnectSearch::Bucket in connect.cc).
+  struct Entry {
+    int lower;
+    int upper;
+    int refutation;
+    int work;
+  };
+  struct Bucket;
+  // One thread's search: its count of positions and its limit (a search
+  // that reaches it stops: each node then returns at once, storing
+  // nothing, and `stopped` says so), the flag that stops it when another
+  // thread has answered, and the caller's cancel flag.
+  struct alignas(64) Worker {
+    uint64_t nodes = 0;
+    uint64_t node_limit = ~uint64_t{0};
+    bool stopped = false;
+    const std::atomic<bool>* stop = nullptr;
+    const std::atomic<bool>* cancel = nullptr;
+  };
+  // A position on the search's own board: the stones of the side to move,
+  // every stone, the same two of its mirror image, and the stones' number.
+  struct Bits {
+    uint64_t mover;
+    uint64_t mask;
+    uint64_t mirror_mover;
+    uint64_t mirror_mask;
+    int moves;
+  };
+
+  ConnectSearch(const Game& game, const ConnectSearchOptions& options);
+
+  Bits ToBits(const Position& p) const;
+  // The position after the side to move plays `move` (one bit).
+  Bits Child(const Bits& b, uint64_t move) const {
+    return {b.mover ^ b.mask, b.mask | move, b.mirror_mover ^ b.mirror_mask,
+            b.mirror_mask | mirror_bit_[absl::countr_zero(move)], b.moves + 1};
+  }
+  int ScoreToRemoteness(int score, int moves) const;
+  // A score's value and remoteness, with `moves` stones on the board.
+  SearchResult ResultOf(int score, int moves) const;
+  // True when the score of `child` (any valid position, over or not) for
+  // its side to move is at most `bound`: one null-window search.
+  bool ScoreAtMost(const Position& child, int bound);
+  // Runs `answer` with the main worker's node limit `max_nodes` ahead and
+  // `cancel` polled: nullopt when the search stopped there.
+  std::optional<MoveAnalysis> Within(
+      uint64_t max_nodes, const std::atomic<bool>* cancel,
+      const std::function<MoveAnalysis()>& answer);
+  // The exact score of a position where the side to move cannot win at
+  // once, and where it can.
+  int SolveScore(const Bits& b);
+  int Negamax(Worker& w, const Bits& b, int alpha, int beta);
+  // The busy_ slot of a key (its high bits mixed: the low ones are the
+  // first columns').
+  static uint64_t BusySlot(uint64_t key) {
+    return (key * 0x9E3779B97F4A7C15ull) >> (64 - kBusyBits);
+  }
+  // True when another thread is searching the position of `key` (or one
+  // that shares its slot).
+  bool Busy(uint64_t key) const {
+    return busy_[BusySlot(key)].load(std::memory_order_relaxed) != 0;
+  }
+  // True (and w.stopped set) once w has reached its limit or is told to
+  // stop: its nodes then return at once, storing nothing.
+  static bool Stopping(Worker& w) {
+    w.stopped =
+        w.stopped || w.nodes >= w.node_limit ||
+        (w.stop != nullptr && w.stop->load(std::memory_order_relaxed)) ||
+        (w.cancel != nullptr && w.cancel->load(std::memory_order_relaxed));
+    return w.stopped;
+  }
+  class MoveList;
+  // Lists the `safe` moves of b, scored for ordering (prefetching each
+  // child's entry); the score of a move that leaves the opponent no safe
+  // reply instead, when there is one (the best score still possible).
+  std::optional<int> ListMoves(const Bits& b, uint64_t safe,
+                               MoveList* moves) const;
+  // Negamax's search of the moves of b (key `key`, `mirrored` as its
+  // entry), listed best first, in the window (alpha, beta) with the bounds
+  // [lower, upper] known: the score, stored in the table.
+  int SearchMoves(Worker& w, const Bits& b, uint64_t key, bool mirrored,
+                  const MoveList& moves, int alpha, int beta, int lower,
+                  int upper);
+  // Negamax on the window (bound, bound + 1), on every thread when the
+  // position is big enough.
+  int NullWindow(const Bits& b, int bound);
+
+  uint64_t Playable(uint64_t mask) const { return (mask + bottom_) & board_; }
+  // The empty cells where a stone of `stones` would complete k in a row.
+  uint64_t WinningCells(uint64_t stones, uint64_t mask) const;
+  // The moves that do not hand the opponent a win on the next ply, given
+  // the opponent's winning cells: 0 when every move loses at once.
+  uint64_t SafeMoves(uint64_t mask, uint64_t threats) const;
+  bool CanWinNext(const Bits& b) const {
+    return (WinningCells(b.mover, b.mask) & Playable(b.mask)) != 0;
+  }
+  // The position's key, the same for its mirror image: never 0.
+  uint64_t Key(const Bits& b) const;
+  // The table holds buckets of two entries: the bucket of a key, the
+  // key's entry (nullptr when it has none), and bounds for a key.
+  Bucket* BucketOf(uint64_t key) const;
+  std::optional<Entry> Find(uint64_t key) const;
+  void Store(uint64_t key, int work, int lower, int upper, int refutation);
+  // Store's write, with the bucket held.
+  static void WriteEntry(Bucket& bucket, uint64_t key, int work, int lower,
+                         int upper, int refutation);
+  static Entry Unpack(uint32_t data);
+  // Narrows [*lower, *upper] by the key's entry; returns its refutation as
+  // a column of the position (`mirrored`: the key is its mirror's), or -1.
+  int TableBounds(uint64_t key, bool mirrored, int* lower, int* upper) const;
+  // Enhanced transposition cutoff: the score of a child among `safe` whose
+  // stored upper bound already lifts the node to beta, if there is one.
+  std::optional<int> TranspositionCutoff(const Bits& b, uint64_t safe,
+                                         int beta) const;
+  // How promising a move looks, for ordering, from the stones after it
+  // and the winning cells it leaves its maker.
+  int MoveScore(uint64_t mask, uint64_t threats) const;
+  // True when `stones` hold k in a row.
+  bool HasLine(uint64_t stones) const;
+  // The score's bounds at a node with no win on the next two plies (the
+  // caller's checks): the soonest wins, narrowed by the lines each player
+  // can still make.
+  void StaticBounds(const Bits& b, int* lower, int* upper) const;
+
+  const Game game_;
+  const int width_, height_, k_, cells_;
+  uint64_t bottom_ = 0;  // the lowest cell of each column
+  uint64_t board_ = 0;   // every cell (no sentinel)
+  // The steps of the directions a line fits in (up, right, right and
+  // down, right and up), directions_ of them.
+  int shift_[4];
+  int directions_ = 0;
+  // Columns, centre first: the order of moves that score the same.
+  std::vector<int> order_;
+  uint64_t mirror_bit_[64] = {};  // bit i's image in the mirror
+  uint64_t column_[64] = {};      // the cells of each column
+  uint64_t odd_rows_ = 0;         // rows 1, 3, ... from the bottom (row 0)
+  int etc_moves_;  // transposition cutoffs are looked for before this ply
+  struct Unmap {
+    size_t bytes;
+    void operator()(Bucket* b) const;
+  };
+  // Allocated zeroed (an empty entry is all zeros), so that pages cost
+  // nothing until the search reaches them.
+  std::unique_ptr<Bucket[], Unmap> table_;
+  int table_shift_;
+  const int threads_;
+  const bool shared_;  // threads share the table: buckets are locked
+  // Threads: how many search each position (by key, in kBusySlots slots)
+  // with kDeferEmpty or more empty cells; null with one thread.
+  static constexpr int kBusyBits = 16;
+  static constexpr uint64_t kBusySlots = uint64_t{1} << kBusyBits;
+  std::unique_ptr<std::atomic<uint16_t>[]> busy_;
+  Worker main_;                // the calling thread's search
+  uint64_t helper_nodes_ = 0;  // positions searched by the helper threads
+};
+
+}  // namespace mnk
+
+#endif  // MNK_SEARCH_CONNECT_H_

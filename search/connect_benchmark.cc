@@ -1,0 +1,206 @@
+// Figures of the exact Connect-style search: time per exact solve of
+// positions drawn from random games at given plies (each from an empty
+// transposition table), and the empty board from scratch.
+//
+//   bazel run //search:connect_benchmark -- --positions=100 --empty
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/numeric/bits.h"
+#include "absl/strings/str_format.h"
+#include "base/cli/cli.h"
+#include "base/cli/game_flags.h"
+#include "base/cli/threads_flag.h"
+#include "rules/game/game.h"
+#include "search/connect.h"
+
+ABSL_FLAG(std::vector<std::string>, plies,
+          std::vector<std::string>({"8", "10", "12", "14"}),
+          "plies at which positions are drawn");
+ABSL_FLAG(int, positions, 100, "positions per ply");
+ABSL_FLAG(int, table_bits, 24, "log2 of the transposition table's entries");
+ABSL_FLAG(bool, empty, false, "also solve the empty board");
+ABSL_FLAG(uint64_t, seed, 1, "random seed");
+ABSL_FLAG(int, games, 0,
+          "also play this many games from positions at --from_ply, the "
+          "perfect player (its table kept through the game, as play does) "
+          "against a random and against a perfect opponent, as X and as O, "
+          "and time each of its moves");
+ABSL_FLAG(std::vector<std::string>, game_answers,
+          std::vector<std::string>({"best_move", "every_move"}),
+          "how the perfect player answers in the games, each on the same "
+          "games: best_move (BestMove, as play's moves and hints) or "
+          "every_move (Analyze, as eval and serve)");
+ABSL_FLAG(int, from_ply, 10,
+          "where the games start: the end of an opening book of that depth");
+ABSL_FLAG(bool, sequences, false,
+          "print each position as its moves (columns from 1, as Pons' and "
+          "Steininger's solvers read them), its value, positions and time");
+
+namespace mnk {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A position after `plies` random moves of a game that is not over then,
+// and its moves as columns from 1.
+Position RandomPosition(const Game& game, int plies, std::mt19937_64& rng,
+                        std::string* moves) {
+  for (;;) {
+    Position p;
+    moves->clear();
+    while (p.stones() < plies && !game.IsTerminal(p)) {
+      const Mask legal = game.LegalMask(p);
+      int pick = static_cast<int>(rng() % absl::popcount(legal));
+      Mask s = legal;
+      while (pick-- > 0) s &= s - 1;
+      const int cell = absl::countr_zero(s);
+      moves->push_back(static_cast<char>('1' + cell % game.width()));
+      p = Game::Play(p, cell);
+    }
+    if (!game.IsTerminal(p)) return p;
+  }
+}
+
+double Percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))];
+}
+
+// The perfect player's moves, timed, in games from --from_ply on: the same
+// games (the same seed) for each way of answering.
+void TimeGames(const Game& game, ConnectSearch& search, uint64_t seed,
+               const std::string& answer) {
+  const bool every_move = answer == "every_move";
+  std::mt19937_64 rng(seed);
+  for (const bool perfect_opponent : {false, true}) {
+    std::vector<double> seconds;
+    for (int g = 0; g < absl::GetFlag(FLAGS_games); ++g) {
+      std::string moves;
+      Position p =
+          RandomPosition(game, absl::GetFlag(FLAGS_from_ply), rng, &moves);
+      const int perfect_side = g % 2;  // as X, then as O
+      search.Clear();
+      while (!game.IsTerminal(p)) {
+        int cell;
+        if (p.side_to_move() == perfect_side || perfect_opponent) {
+          const Clock::time_point start = Clock::now();
+          cell = every_move ? search.Analyze(p).best_move
+                            : search.BestMove(p).best_move;
+          if (p.side_to_move() == perfect_side) {
+            seconds.push_back(
+                std::chrono::duration<double>(Clock::now() - start).count());
+          }
+        } else {
+          const std::vector<int> legal = game.LegalMoves(p);
+          cell = legal[rng() % legal.size()];
+        }
+        p = Game::Play(p, cell);
+      }
+    }
+    std::printf(
+        "%s, games from ply %d against a %s opponent: %zu moves, p50 %.4f s, "
+        "p99 %.4f s, max %.4f s\n",
+        answer.c_str(), absl::GetFlag(FLAGS_from_ply),
+        perfect_opponent ? "perfect" : "random", seconds.size(),
+        Percentile(seconds, 0.5), Percentile(seconds, 0.99),
+        Percentile(seconds, 1.0));
+    std::fflush(stdout);
+  }
+}
+
+int Run() {
+  absl::StatusOr<Game> created = GameFromFlags({7, 6, 4, /*gravity=*/true});
+  if (!created.ok()) return Fail(kExitUsage, created.status());
+  const Game game = *created;
+  absl::StatusOr<int> threads = ThreadsFromFlag(ConnectSearch::kMaxThreads);
+  if (!threads.ok()) return Fail(kExitUsage, threads.status());
+  ConnectSearchOptions options;
+  options.table_bits = absl::GetFlag(FLAGS_table_bits);
+  options.threads = *threads;
+  auto search = ConnectSearch::Create(game, options);
+  if (!search.ok()) return Fail(kExitUsage, search.status());
+  std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
+  std::printf("%s, table 2^%d entries, %d thread(s)\n",
+              game.spec().Name().c_str(), absl::GetFlag(FLAGS_table_bits),
+              options.threads);
+  for (const std::string& text : absl::GetFlag(FLAGS_plies)) {
+    const int ply = std::stoi(text);
+    std::vector<double> seconds;
+    uint64_t nodes = 0;
+    double total = 0;
+    for (int i = 0; i < absl::GetFlag(FLAGS_positions); ++i) {
+      std::string moves;
+      const Position p = RandomPosition(game, ply, rng, &moves);
+      (*search)->Clear();
+      const uint64_t before = (*search)->nodes();
+      const Clock::time_point start = Clock::now();
+      const SearchResult r = (*search)->Solve(p);
+      const double s =
+          std::chrono::duration<double>(Clock::now() - start).count();
+      if (absl::GetFlag(FLAGS_sequences)) {
+        std::printf(
+            "%s %s in %d, %llu positions, %.4f s\n", moves.c_str(),
+            std::string(ValueName(r.value)).c_str(), r.remoteness,
+            static_cast<unsigned long long>((*search)->nodes() - before), s);
+      }
+      seconds.push_back(s);
+      total += s;
+      nodes += (*search)->nodes() - before;
+    }
+    std::printf(
+        "ply %2d: %zu positions, median %.4f s, p90 %.4f s, max %.4f s, "
+        "%.3g positions/s, %llu positions\n",
+        ply, seconds.size(), Percentile(seconds, 0.5), Percentile(seconds, 0.9),
+        Percentile(seconds, 1.0), nodes / total,
+        static_cast<unsigned long long>(nodes));
+    std::fflush(stdout);
+  }
+  if (absl::GetFlag(FLAGS_games) > 0) {
+    const uint64_t seed = rng();
+    for (const std::string& answer : absl::GetFlag(FLAGS_game_answers)) {
+      if (answer != "best_move" && answer != "every_move") {
+        std::fprintf(stderr,
+                     "--game_answers: '%s' is not best_move or "
+                     "every_move\n",
+                     answer.c_str());
+        return 1;
+      }
+      TimeGames(game, **search, seed, answer);
+    }
+  }
+  if (absl::GetFlag(FLAGS_empty)) {
+    (*search)->Clear();
+    const uint64_t before = (*search)->nodes();
+    const Clock::time_point start = Clock::now();
+    const SearchResult r = (*search)->Solve(Position());
+    const double s =
+        std::chrono::duration<double>(Clock::now() - start).count();
+    const uint64_t nodes = (*search)->nodes() - before;
+    std::printf("empty board: %s in %d, %.1f s, %.3g positions (%.3g/s)\n",
+                std::string(ValueName(r.value)).c_str(), r.remoteness, s,
+                static_cast<double>(nodes), nodes / s);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace mnk
+
+int main(int argc, char** argv) {
+  if (std::optional<int> done = mnk::StartTool(
+          "connect_benchmark",
+          "times the exact search of a Connect-style game (Connect Four 7x6\n"
+          "unless the game flags say otherwise) on positions of random games.\n"
+          "  connect_benchmark [--plies=8,10] [--positions=N] [--threads=T] "
+          "[--empty]",
+          argc, argv)) {
+    return *done;
+  }
+  return mnk::Run();
+}

@@ -1,0 +1,223 @@
+// The exact Connect-style search against the plain alpha-beta of the game
+// seam, on every position small boards reach and on late positions of big
+// ones, and on positions whose answers are known.
+#include "search/connect.h"
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/numeric/bits.h"
+#include "gtest/gtest.h"
+#include "rules/game/game.h"
+#include "rules/game/policy.h"
+#include "search/search.h"
+
+namespace mnk {
+namespace {
+
+std::unique_ptr<ConnectSearch> MakeSearch(const GameSpec& spec,
+                                          int table_bits = 16) {
+  absl::StatusOr<Game> game = Game::Create(spec);
+  EXPECT_TRUE(game.ok());
+  absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
+      ConnectSearch::Create(*game, {table_bits});
+  EXPECT_TRUE(search.ok()) << search.status();
+  return std::move(*search);
+}
+
+// Every position a game reaches, in order of stones.
+std::vector<Position> Reachable(const Game& game) {
+  std::vector<Position> all = {Position()};
+  absl::flat_hash_set<Position> seen = {Position()};
+  for (size_t i = 0; i < all.size(); ++i) {
+    for (Mask s = game.LegalMask(all[i]); s != 0; s &= s - 1) {
+      const Position next = Game::Play(all[i], absl::countr_zero(s));
+      if (seen.insert(next).second) all.push_back(next);
+    }
+  }
+  return all;
+}
+
+// A position with `stones` stones reached by random play that is not over.
+Position RandomPosition(const Game& game, int stones, std::mt19937_64& rng) {
+  for (;;) {
+    Position p;
+    while (p.stones() < stones && !game.IsTerminal(p)) {
+      const Mask legal = game.LegalMask(p);
+      int pick = static_cast<int>(rng() % absl::popcount(legal));
+      Mask s = legal;
+      while (pick-- > 0) s &= s - 1;
+      p = Game::Play(p, absl::countr_zero(s));
+    }
+    if (!game.IsTerminal(p)) return p;
+  }
+}
+
+TEST(ConnectSearchTest, RefusesWhatItCannotPlay) {
+  const Game tictactoe = *Game::Create({3, 3, 3});
+  EXPECT_EQ(ConnectSearch::Create(tictactoe).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  const Game misere = *Game::Create({4, 4, 3, true, true});
+  EXPECT_EQ(ConnectSearch::Create(misere).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  const Game wide = *Game::Create({8, 8, 4, true});  // 72 bits
+  EXPECT_EQ(ConnectSearch::Create(wide).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  const Game c4 = *Game::Create({7, 6, 4, true});
+  EXPECT_EQ(ConnectSearch::Create(c4, {8}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(ConnectSearch::Create(*Game::Create({8, 7, 4, true}), {10}).ok());
+  for (int threads : {0, ConnectSearch::kMaxThreads + 1}) {
+    ConnectSearchOptions options;
+    options.threads = threads;
+    EXPECT_EQ(ConnectSearch::Create(c4, options).status().code(),
+              absl::StatusCode::kInvalidArgument);
+  }
+}
+
+// Every reachable position of every gravity board up to 12 cells (k from 2
+// to 4 where the board allows it): the same value and remoteness as plain
+// alpha-beta, and BestMove plays the policy's move among alpha-beta's
+// answers for the children.
+TEST(ConnectSearchTest, AgreesWithAlphaBetaOnEveryPositionOfSmallBoards) {
+  int compared = 0, moves_compared = 0;
+  for (int width = 1; width <= 6; ++width) {
+    for (int height = 1; width * height <= 12; ++height) {
+      for (int k = 2; k <= 4 && k <= std::max(width, height); ++k) {
+        const GameSpec spec{width, height, k, true};
+        const Game game = *Game::Create(spec);
+        std::unique_ptr<ConnectSearch> search = MakeSearch(spec);
+        const std::vector<Position> reachable = Reachable(game);
+        absl::flat_hash_map<Position, SearchResult> want;
+        for (const Position& p : reachable) {
+          want[p] = AlphaBeta(game, p);
+          const SearchResult got = search->Solve(p);
+          ASSERT_EQ(got.value, want[p].value)
+              << spec.Name() << " " << game.Format(p);
+          ASSERT_EQ(got.remoteness, want[p].remoteness)
+              << spec.Name() << " " << game.Format(p);
+          ++compared;
+        }
+        for (const Position& p : reachable) {
+          if (game.IsTerminal(p)) continue;
+          int best = -1, best_score = 0;
+          for (int cell : game.LegalMoves(p)) {
+            const SearchResult& child = want[Game::Play(p, cell)];
+            const int score =
+                PolicyScore(Negate(child.value), child.remoteness + 1);
+            if (best < 0 || score > best_score) best = cell, best_score = score;
+          }
+          const MoveAnalysis got = search->BestMove(p);
+          ASSERT_EQ(got.best_move, best)
+              << spec.Name() << " " << game.Format(p);
+          ASSERT_EQ(got.result.value, want[p].value);
+          ASSERT_EQ(got.result.remoteness, want[p].remoteness);
+          ASSERT_TRUE(got.moves.empty());
+          ++moves_compared;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(compared, 101300);
+  EXPECT_EQ(moves_compared, 85231);  // the positions not over
+}
+
+// Late positions of boards past 32 cells (9 empty cells): the same answers
+// as the seam's alpha-beta with a table, and Analyze's moves as Solve's.
+TEST(ConnectSearchTest, AgreesWithAlphaBetaOnLatePositionsOfBigBoards) {
+  std::mt19937_64 rng(2026);
+  const GameSpec specs[] = {{6, 6, 4, true}, {7, 5, 4, true}, {7, 6, 4, true}};
+  for (const GameSpec& spec : specs) {
+    const Game game = *Game::Create(spec);
+    std::unique_ptr<ConnectSearch> search = MakeSearch(spec);
+    AlphaBetaSearch oracle(game, 16);
+    int decided = 0;
+    for (int trial = 0; trial < 40; ++trial) {
+      const Position p = RandomPosition(game, game.cells() - 9, rng);
+      const SearchResult want = oracle.Search(p);
+      const MoveAnalysis got = search->Analyze(p);
+      ASSERT_EQ(search->BestMove(p).best_move, got.best_move) << game.Format(p);
+      ASSERT_EQ(got.result.value, want.value) << game.Format(p);
+      ASSERT_EQ(got.result.remoteness, want.remoteness) << game.Format(p);
+      for (const MoveResult& m : got.moves) {
+        const SearchResult child = oracle.Search(Game::Play(p, m.cell));
+        ASSERT_EQ(m.value, Negate(child.value))
+            << game.Format(p) << " " << m.cell;
+        ASSERT_EQ(m.remoteness, child.remoteness + 1)
+            << game.Format(p) << " " << m.cell;
+      }
+      decided += want.value != Value::kDraw;
+    }
+    EXPECT_GT(decided, 10) << spec.Name();
+  }
+}
+
+// Threads that share the table (positions with 20 or more empty cells,
+// where they search together) give one thread's answers, also when a
+// budget stops them.
+TEST(ConnectSearchTest, TwoThreadsAnswerAsOne) {
+  const Game game = *Game::Create({7, 6, 4, true});
+  std::mt19937_64 rng(11);
+  std::unique_ptr<ConnectSearch> one = MakeSearch(game.spec(), 20);
+  ConnectSearchOptions options;
+  options.table_bits = 20;
+  options.threads = 2;
+  std::unique_ptr<ConnectSearch> two =
+      std::move(*ConnectSearch::Create(game, options));
+  int stops = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    const Position p = RandomPosition(game, 16 + trial % 6, rng);
+    stops += !two->BestMoveWithin(p, 100).has_value();
+    const MoveAnalysis want = one->Analyze(p);
+    const MoveAnalysis best = two->BestMove(p);
+    ASSERT_EQ(best.best_move, want.best_move) << game.Format(p);
+    ASSERT_EQ(best.result.value, want.result.value) << game.Format(p);
+    ASSERT_EQ(best.result.remoteness, want.result.remoteness);
+    two->Clear();
+    const MoveAnalysis got = two->Analyze(p);
+    ASSERT_EQ(got.best_move, want.best_move) << game.Format(p);
+    for (size_t i = 0; i < want.moves.size(); ++i) {
+      ASSERT_EQ(got.moves[i].value, want.moves[i].value) << game.Format(p);
+      ASSERT_EQ(got.moves[i].remoteness, want.moves[i].remoteness);
+    }
+  }
+  EXPECT_GE(stops, 5);  // the budget did stop searches on two threads
+}
+
+// A search stopped by its budget leaves only sound entries behind: the
+// answers after it are a fresh search's.
+TEST(ConnectSearchTest, AStoppedSearchLeavesNothingWrong) {
+  const Game game = *Game::Create({7, 6, 4, true});
+  std::mt19937_64 rng(7);
+  std::unique_ptr<ConnectSearch> stopped = MakeSearch(game.spec(), 18);
+  int stops = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Position p = RandomPosition(game, 16, rng);
+    for (uint64_t budget : {uint64_t{10}, uint64_t{1000}, uint64_t{100000}}) {
+      stops += !stopped->BestMoveWithin(p, budget).has_value();
+      stops += !stopped->AnalyzeWithin(p, budget).has_value();
+    }
+    std::unique_ptr<ConnectSearch> fresh = MakeSearch(game.spec(), 18);
+    const MoveAnalysis want = fresh->Analyze(p);
+    const std::optional<MoveAnalysis> got =
+        stopped->AnalyzeWithin(p, uint64_t{1} << 40);
+    ASSERT_TRUE(got.has_value());
+    ASSERT_EQ(got->best_move, want.best_move) << game.Format(p);
+    ASSERT_EQ(stopped->BestMoveWithin(p, uint64_t{1} << 40)->best_move,
+              want.best_move);
+    ASSERT_EQ(got->result.value, want.result.value) << game.Format(p);
+    ASSERT_EQ(got->result.remoteness, want.result.remoteness) << game.Format(p);
+    for (size_t i = 0; i < want.moves.size(); ++i) {
+      ASSERT_EQ(got->moves[i].value, want.moves[i].value) << game.Format(p);
+      ASSERT_EQ(got->moves[i].remoteness, want.moves[i].remoteness);
+    }
+  }
+  // The budgets did stop searches (how many depends on the move ordering).
+  EXPECT_GE(stops, 30);
+}
+
+}  // namespace
+}  // namespace mnk

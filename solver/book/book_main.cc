@@ -1,8 +1,0 @@
-// book: one process (solver/book/book_command.h has the flags and exit
-// codes).
-#include "solver/book/book_command.h"
-
-int main(int argc, char** argv) {
-  mnk::Cluster alone;
-  return mnk::RunBook(argc, argv, alone);
-}
