@@ -1,11 +1,8 @@
 #include "search/connect.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cassert>
-#include <cstring>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -80,44 +77,6 @@ std::optional<int> Narrow(int lower, int upper, int* alpha, int* beta) {
 
 }  // namespace
 
-// A bucket of the table: two entries, each a position's key (0: empty)
-// and a 32-bit word of what is known of its score; and, when threads
-// share the table, a version that is odd while a thread writes the bucket
-// (a seqlock: a reader that sees it odd or changed takes a miss, so that
-// it never pairs one entry's key with another's bounds). 32 bytes:
-//   bytes 0-15   key[0], key[1]
-//   bytes 16-23  data[0], data[1]: byte 0 the lower bound, byte 1 the
-//                upper bound (two's complement), byte 2 1 + the column of
-//                the move that last refuted a window there (0: none; a
-//                column of the key's orientation, the mirror's when the
-//                mirror has the smaller key), byte 3 the empty cells
-//                when stored (how deep its search went)
-//   bytes 24-27  version
-// Atomics accessed relaxed: plain loads and stores on x86.
-struct ConnectSearch::Bucket {
-  std::atomic<uint64_t> key[2];
-  std::atomic<uint32_t> data[2];
-  std::atomic<uint32_t> version;
-  uint32_t unused;
-};
-
-void ConnectSearch::Unmap::operator()(Bucket* b) const { munmap(b, bytes); }
-
-namespace {
-
-// Zeroed pages for the table, in huge pages where the kernel allows (the
-// search reads entries at random: fewer TLB misses). nullptr when there is
-// no memory.
-void* MapTable(size_t bytes) {
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return nullptr;
-  madvise(p, bytes, MADV_HUGEPAGE);  // a hint: refused is fine
-  return p;
-}
-
-}  // namespace
-
 absl::StatusOr<std::unique_ptr<ConnectSearch>> ConnectSearch::Create(
     const Game& game, const ConnectSearchOptions& options) {
   const GameSpec& spec = game.spec();
@@ -147,10 +106,10 @@ absl::StatusOr<std::unique_ptr<ConnectSearch>> ConnectSearch::Create(
                      kMinTableBits, " to ", kMaxTableBits));
   }
   std::unique_ptr<ConnectSearch> search(new ConnectSearch(game, options));
-  if (search->table_ == nullptr) {
+  if (!search->table_.ok()) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "cannot allocate the search's table of 2^", options.table_bits,
-        " entries (", sizeof(Entry) << options.table_bits, " bytes)"));
+        " entries (", kEntryBytes << options.table_bits, " bytes)"));
   }
   return search;
 }
@@ -162,9 +121,7 @@ ConnectSearch::ConnectSearch(const Game& game,
       height_(game.height()),
       k_(game.spec().k),
       cells_(game.cells()),
-      table_(static_cast<Bucket*>(MapTable(kEntryBytes << options.table_bits)),
-             Unmap{kEntryBytes << options.table_bits}),
-      table_shift_(64 - options.table_bits),
+      table_(options.table_bits, options.threads > 1),
       threads_(options.threads),
       shared_(options.threads > 1),
       busy_(shared_ ? new std::atomic<uint16_t>[kBusySlots]() : nullptr) {
@@ -216,15 +173,9 @@ absl::StatusOr<int> ConnectSearch::TableBitsForFlag(uint64_t bytes, int shares,
                  : ""));
 }
 
-ConnectSearch::~ConnectSearch() {
-  static_assert(sizeof(Bucket) == 2 * kEntryBytes,
-                "kEntryBytes is half a bucket's size");
-}
+ConnectSearch::~ConnectSearch() = default;
 
-void ConnectSearch::Clear() {
-  std::memset(static_cast<void*>(table_.get()), 0,
-              kEntryBytes << (64 - table_shift_));
-}
+void ConnectSearch::Clear() { table_.Clear(); }
 
 ConnectSearch::Bits ConnectSearch::ToBits(const Position& p) const {
   Bits b{0, 0, 0, 0, p.stones()};
@@ -351,7 +302,7 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   if (Stopping(w)) return 0;
   ++w.nodes;
   const uint64_t key = Key(b);
-  __builtin_prefetch(BucketOf(key));
+  table_.Prefetch(key);
   const uint64_t safe =
       SafeMoves(b.mask, WinningCells(b.mover ^ b.mask, b.mask));
   if (safe == 0) return -(cells_ - b.moves) / 2;  // lost on the next ply
@@ -411,8 +362,8 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
       if (w.stopped) return 0;  // unfinished: nothing to store
       if (score >= beta) {
         const int column = absl::countr_zero(moves[i]) / (height_ + 1);
-        Store(key, work, score, upper,
-              1 + (mirrored ? width_ - 1 - column : column));
+        table_.Store(key, work, score, upper,
+                     1 + (mirrored ? width_ - 1 - column : column));
         return score;
       }
       alpha = std::max(alpha, score);
@@ -421,7 +372,8 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
   }
   // Every move failed low (alpha is then an upper bound), or one raised
   // alpha inside the window (then it is exact).
-  Store(key, work, alpha > alpha0 ? alpha : lower, std::min(upper, alpha), 0);
+  table_.Store(key, work, alpha > alpha0 ? alpha : lower,
+               std::min(upper, alpha), 0);
   return alpha;
 }
 
@@ -437,14 +389,14 @@ inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
     if (SafeMoves(mask, threats) == 0) return (cells_ - 1 - b.moves) / 2;
     moves->Add(move, MoveScore(mask, threats));
     // The child will read its entry first thing: start the read now.
-    __builtin_prefetch(BucketOf(Key(Child(b, move))));
+    table_.Prefetch(Key(Child(b, move)));
   }
   return std::nullopt;
 }
 
 int ConnectSearch::TableBounds(uint64_t key, bool mirrored, int* lower,
                                int* upper) const {
-  const std::optional<Entry> e = Find(key);
+  const std::optional<ConnectTable::Entry> e = table_.Find(key);
   if (!e.has_value()) return -1;
   *lower = std::max(*lower, e->lower);
   *upper = std::min(*upper, e->upper);
@@ -456,100 +408,11 @@ std::optional<int> ConnectSearch::TranspositionCutoff(const Bits& b,
                                                       uint64_t safe,
                                                       int beta) const {
   for (uint64_t s = safe; s != 0; s &= s - 1) {
-    const std::optional<Entry> e = Find(Key(Child(b, s & -s)));
+    const std::optional<ConnectTable::Entry> e =
+        table_.Find(Key(Child(b, s & -s)));
     if (e.has_value() && -e->upper >= beta) return -e->upper;
   }
   return std::nullopt;
-}
-
-inline ConnectSearch::Bucket* ConnectSearch::BucketOf(uint64_t key) const {
-  return &table_[(key * 0x9E3779B97F4A7C15ull) >> (table_shift_ + 1)];
-}
-
-namespace {
-
-constexpr auto kRelaxed = std::memory_order_relaxed;
-
-uint32_t Pack(int lower, int upper, int refutation, int work) {
-  return static_cast<uint8_t>(lower) | static_cast<uint8_t>(upper) << 8 |
-         static_cast<uint32_t>(refutation) << 16 |
-         static_cast<uint32_t>(work) << 24;
-}
-
-}  // namespace
-
-ConnectSearch::Entry ConnectSearch::Unpack(uint32_t data) {
-  return {static_cast<int8_t>(data & 0xff), static_cast<int8_t>(data >> 8),
-          static_cast<int>(data >> 16 & 0xff), static_cast<int>(data >> 24)};
-}
-
-inline std::optional<ConnectSearch::Entry> ConnectSearch::Find(
-    uint64_t key) const {
-  const Bucket& bucket = *BucketOf(key);
-  uint32_t version = 0;
-  if (shared_) {
-    version = bucket.version.load(std::memory_order_acquire);
-    if ((version & 1) != 0) return std::nullopt;  // being written
-  }
-  uint32_t data;
-  if (bucket.key[0].load(kRelaxed) == key) {
-    data = bucket.data[0].load(kRelaxed);
-  } else if (bucket.key[1].load(kRelaxed) == key) {
-    data = bucket.data[1].load(kRelaxed);
-  } else {
-    return std::nullopt;
-  }
-  if (shared_) {
-    std::atomic_thread_fence(std::memory_order_acquire);
-    if (bucket.version.load(kRelaxed) != version) return std::nullopt;
-  }
-  return Unpack(data);
-}
-
-void ConnectSearch::Store(uint64_t key, int work, int lower, int upper,
-                          int refutation) {
-  Bucket& bucket = *BucketOf(key);
-  uint32_t version = 0;
-  if (shared_) {  // take the bucket: make its version odd
-    for (;;) {
-      version = bucket.version.load(kRelaxed);
-      if ((version & 1) == 0 &&
-          bucket.version.compare_exchange_weak(version, version + 1,
-                                               std::memory_order_acquire)) {
-        break;
-      }
-    }
-  }
-  WriteEntry(bucket, key, work, lower, upper, refutation);
-  if (shared_) bucket.version.store(version + 2, std::memory_order_release);
-}
-
-void ConnectSearch::WriteEntry(Bucket& bucket, uint64_t key, int work,
-                               int lower, int upper, int refutation) {
-  for (int i = 0; i < 2; ++i) {
-    if (bucket.key[i].load(kRelaxed) == key) {
-      // Both bounds hold: keep the tighter of each.
-      const Entry e = Unpack(bucket.data[i].load(kRelaxed));
-      bucket.data[i].store(
-          Pack(std::max(e.lower, lower), std::min(e.upper, upper),
-               refutation != 0 ? refutation : e.refutation, e.work),
-          kRelaxed);
-      return;
-    }
-  }
-  // The first entry keeps the position that took the most plies to search
-  // (moving its old one to the second); the second takes any other.
-  const uint32_t data = Pack(lower, upper, refutation, work);
-  const uint32_t first = bucket.data[0].load(kRelaxed);
-  if (work >= static_cast<int>(first >> 24)) {
-    bucket.key[1].store(bucket.key[0].load(kRelaxed), kRelaxed);
-    bucket.data[1].store(first, kRelaxed);
-    bucket.key[0].store(key, kRelaxed);
-    bucket.data[0].store(data, kRelaxed);
-  } else {
-    bucket.key[1].store(key, kRelaxed);
-    bucket.data[1].store(data, kRelaxed);
-  }
 }
 
 int ConnectSearch::MoveScore(uint64_t mask, uint64_t threats) const {

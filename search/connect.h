@@ -54,6 +54,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "rules/game/game.h"
+#include "search/connect_table.h"
 #include "search/search.h"
 
 namespace mnk {
@@ -92,7 +93,7 @@ struct MoveAnalysis {
 class ConnectSearch {
  public:
   static constexpr int kMinTableBits = 10;
-  static constexpr uint64_t kEntryBytes = 16;  // a table entry's size
+  static constexpr uint64_t kEntryBytes = ConnectTable::kEntryBytes;
   static constexpr int kMaxTableBits = 32;
   static constexpr int kMaxThreads = 64;
   // Searches of positions with fewer empty cells stay on one thread.
@@ -155,14 +156,6 @@ class ConnectSearch {
   void Clear();
 
  private:
-  // What a table entry holds (ConnectSearch::Bucket in connect.cc).
-  struct Entry {
-    int lower;
-    int upper;
-    int refutation;
-    int work;
-  };
-  struct Bucket;
   // One thread's search: its count of positions and its limit (a search
   // that reaches it stops: each node then returns at once, storing
   // nothing, and `stopped` says so), the flag that stops it when another
@@ -253,15 +246,6 @@ class ConnectSearch {
   }
   // The position's key, the same for its mirror image: never 0.
   uint64_t Key(const Bits& b) const;
-  // The table holds buckets of two entries: the bucket of a key, the
-  // key's entry (nullptr when it has none), and bounds for a key.
-  Bucket* BucketOf(uint64_t key) const;
-  std::optional<Entry> Find(uint64_t key) const;
-  void Store(uint64_t key, int work, int lower, int upper, int refutation);
-  // Store's write, with the bucket held.
-  static void WriteEntry(Bucket& bucket, uint64_t key, int work, int lower,
-                         int upper, int refutation);
-  static Entry Unpack(uint32_t data);
   // Narrows [*lower, *upper] by the key's entry; returns its refutation as
   // a column of the position (`mirrored`: the key is its mirror's), or -1.
   int TableBounds(uint64_t key, bool mirrored, int* lower, int* upper) const;
@@ -293,14 +277,7 @@ class ConnectSearch {
   uint64_t column_[64] = {};      // the cells of each column
   uint64_t odd_rows_ = 0;         // rows 1, 3, ... from the bottom (row 0)
   int etc_moves_;  // transposition cutoffs are looked for before this ply
-  struct Unmap {
-    size_t bytes;
-    void operator()(Bucket* b) const;
-  };
-  // Allocated zeroed (an empty entry is all zeros), so that pages cost
-  // nothing until the search reaches them.
-  std::unique_ptr<Bucket[], Unmap> table_;
-  int table_shift_;
+  ConnectTable table_;
   const int threads_;
   const bool shared_;  // threads share the table: buckets are locked
   // Threads: how many search each position (by key, in kBusySlots slots)
