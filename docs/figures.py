@@ -120,9 +120,18 @@ def gb_text(b):
 
 
 def ns_text(ns):
+    if ns >= 1e9:
+        return "%.2f s" % (ns / 1e9)
     if ns >= 1e6:
-        return "%.2f ms" % (ns / 1e6)
+        return "%.1f ms" % (ns / 1e6)
     return "%.2f µs" % (ns / 1e3) if ns >= 1e3 else "%.1f ns" % ns
+
+
+def printed_seconds_text(text):
+    """A time a benchmark printed in seconds with 4 decimals: "< 0.1 ms"
+    for 0.0000."""
+    seconds = float(text)
+    return "< 0.1 ms" if seconds == 0 else ns_text(seconds * 1e9)
 
 
 def solves(args, scratch):
@@ -224,7 +233,7 @@ def connect(args, scratch):
             r"ply +(\d+): \d+ positions, median (\S+) s, p90 (\S+) s, "
             r"max (\S+) s", out):
         rows.append(("7x6, %s stones, one thread: median / p90 / max" % ply,
-                     "%s / %s / %s" % tuple(ns_text(float(x) * 1e9)
+                     "%s / %s / %s" % tuple(printed_seconds_text(x)
                                             for x in (median, p90, top)),
                      cmd))
     games = bin_path("//player:games_benchmark")
@@ -233,9 +242,9 @@ def connect(args, scratch):
     for what, p50, p99, top in re.findall(
             r"^(.*?): \d+ moves .*?p50 (\S+) s, p99 (\S+) s, max (\S+) s",
             out, re.M):
-        rows.append(("7x6 games, the perfect player's moves %s: p50 / p99 / "
-                     "max" % what,
-                     "%s / %s / %s" % tuple(ns_text(float(x) * 1e9)
+        rows.append(("7x6 games, the perfect player's moves (%s): p50 / p99 "
+                     "/ max" % what,
+                     "%s / %s / %s" % tuple(printed_seconds_text(x)
                                             for x in (p50, p99, top)),
                      cmd))
     return rows

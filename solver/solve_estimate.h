@@ -10,10 +10,10 @@
 //
 //   solve 6,6,4 gravity, compressed, in tiers in --work-dir, 2 threads:
 //     indices   600,524,301,377 boards to test
-//     memory    13.14 GiB at most (--memory: 17.25 GiB)
-//     time      1.6 to 4.3 hours
-//     work dir  15.10 to 24.30 GiB at most
-//     table     8.94 to 33.55 GiB
+//     memory    12.71 GiB at most (--memory: 17.66 GiB)
+//     time      97 min to 4.5 hours
+//     work dir  14.54 GiB to 24.61 GiB at most
+//     table     8.39 GiB to 34.12 GiB
 #ifndef MNK_SOLVER_SOLVE_ESTIMATE_H_
 #define MNK_SOLVER_SOLVE_ESTIMATE_H_
 
