@@ -143,7 +143,7 @@ std::optional<std::string> PositionFlag() {
   return position;
 }
 
-// The flags that make no sense together, or are empty.
+// The flags that make no sense together.
 absl::Status CheckFlags() {
   const std::string first = absl::GetFlag(FLAGS_first);
   const std::string mark = absl::GetFlag(FLAGS_mark);

@@ -103,6 +103,16 @@ expect_contains "solve --tier-indices alone" "--tier-indices needs the --work-di
 out=$("$bin/solver/naive_dfs" --width=3 --height=3 --k=3 --misere)
 expect_contains "naive_dfs --misere" "3,3,3 misère: draw in 9, " "$out"
 
+# solve --estimate: the figures, and no table.
+out=$("$bin/solver/solve" --width=4 --height=4 --k=4 --estimate --out=e.mnk)
+expect_eq "solve --estimate exit" 0 $?
+expect_contains "solve --estimate" "solve 4,4,4, full, in memory" "$out"
+expect_contains "solve --estimate" "  indices   10,165,779 boards to test" "$out"
+[ ! -e e.mnk ] || fail "solve --estimate wrote a table"
+out=$("$bin/solver/solve" --width=7 --height=6 --k=4 --estimate)
+expect_eq "solve --estimate, 7,6,4 exit" 0 $?
+expect_contains "solve --estimate, 7,6,4" "refused as it is: solving 7,6,4 needs" "$out"
+
 # sample's own checks.
 "$bin/player/sample" --table=x --count=0 > /dev/null 2> "$TMP/err"
 expect_eq "sample --count=0 exit" 1 $?
