@@ -320,45 +320,22 @@ int SolveFailed(const absl::Status& status, const std::string& work_dir) {
 // written there.
 absl::StatusOr<Written> WriteSolution(const Solution& s,
                                       const std::string& out) {
-  const GameSpec& spec = s.game.spec();
-  const uint64_t reachable = s.stats.reachable;
   Written w;
-  absl::Status status;
-  switch (s.layout.layout()) {
-    case Layout::kFull:
-      w.table_bytes = TableFileSize(s.index.size());
-      if (!out.empty())
-        status = WriteTable(out, spec, s.records.view(), reachable);
-      break;
-    case Layout::kCompact:
-      w.table_bytes = CompactTableFileSize(s.index);
-      if (!out.empty())
-        status = WriteCompactTable(out, spec, s.compact, reachable);
-      break;
-    case Layout::kCompressed: {
-      // Sections come values, moves, remoteness: one of each kind a layer.
-      const size_t layers = s.game.cells() / 2 + 1;
-      uint64_t* kinds[3] = {&w.sections.values, &w.sections.moves,
-                            &w.sections.remoteness};
-      const SectionSource sections = s.sections_in_work_dir.fetch
-                                         ? s.sections_in_work_dir
-                                         : SectionSource::Of(s.sections);
-      for (size_t i = 0; i < sections.sizes.size(); ++i) {
-        *kinds[i / layers] += sections.sizes[i];
-      }
-      w.table_bytes = CompressedTableFileSize(sections.sizes);
-      if (!out.empty()) {
-        status = WriteCompressedTable(out, spec, sections, reachable,
-                                      s.layout.has_remoteness());
-      }
-      break;
+  w.table_bytes = s.kept->FileBytes();
+  // Compressed sections come values, moves, remoteness: one of each kind a
+  // layer.
+  const std::vector<uint64_t> sizes = s.kept->SectionSizes();
+  const size_t layers = s.game.cells() / 2 + 1;
+  uint64_t* kinds[3] = {&w.sections.values, &w.sections.moves,
+                        &w.sections.remoteness};
+  for (size_t i = 0; i < sizes.size(); ++i) *kinds[i / layers] += sizes[i];
+  if (!out.empty()) {
+    if (absl::Status status =
+            s.kept->Write(out, s.game.spec(), s.stats.reachable);
+        !status.ok()) {
+      return status;
     }
-    case Layout::kBook:
-      w.table_bytes = BookTableFileSize(s.book.keys.size());
-      if (!out.empty()) status = WriteBookTable(out, spec, s.book);
-      break;
   }
-  if (!status.ok()) return status;
   return w;
 }
 

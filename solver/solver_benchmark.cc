@@ -27,7 +27,7 @@ void BM_Solve(benchmark::State& state) {
     absl::StatusOr<Solution> s = Solve(game, options);
     reachable = s->stats.reachable;
     visits = s->stats.index_visits;
-    benchmark::DoNotOptimize(s->records.view().values);
+    benchmark::DoNotOptimize(s->records().view().values);
   }
   state.counters["reachable"] = reachable;
   state.counters["positions/s"] = benchmark::Counter(

@@ -22,7 +22,7 @@ const mnk::Table& TableFor(bool gravity) {
     const mnk::Game game = *mnk::Game::Create(spec);
     absl::StatusOr<mnk::Solution> s = mnk::Solve(game, {1});
     t = new mnk::Table(*mnk::Table::FromBytes(
-        mnk::SerializeTable(spec, s->records.view(), s->stats.reachable)));
+        mnk::SerializeTable(spec, s->records().view(), s->stats.reachable)));
   }
   return *t;
 }

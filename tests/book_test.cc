@@ -68,7 +68,7 @@ TEST(BookTest, AgreesWithTheSolvedTable) {
     const Position p = table->index().At(book->keys[i]);
     for (const Position& image : {p, game.Transform(p, 1)}) {
       const Record want =
-          solved->records.view().Get(solved->index.Index(image));
+          solved->records().view().Get(solved->index.Index(image));
       const std::optional<BookEntry> got = table->book()->Find(image);
       ASSERT_TRUE(got.has_value()) << game.Format(image);
       ASSERT_EQ(got->value, want.value) << game.Format(image);

@@ -24,13 +24,13 @@ TEST(CompactTest, SameValuesAsFullTables) {
     absl::StatusOr<Solution> compact = Solve(game, options);
     ASSERT_TRUE(full.ok() && compact.ok());
     EXPECT_EQ(compact->stats.reachable, full->stats.reachable);
-    EXPECT_EQ(compact->compact.size(), CompactLayout(full->index).bytes());
+    EXPECT_EQ(compact->compact().size(), CompactLayout(full->index).bytes());
     absl::StatusOr<Table> table = Table::FromBytes(SerializeCompactTable(
-        spec, compact->compact, compact->stats.reachable));
+        spec, compact->compact(), compact->stats.reachable));
     ASSERT_TRUE(table.ok()) << table.status();
     EXPECT_EQ(table->layout(), Layout::kCompact);
     EXPECT_EQ(table->file_bytes(), CompactTableFileSize(full->index));
-    const RecordView records = full->records.view();
+    const RecordView records = full->records().view();
     for (uint64_t i = 0; i < records.size; ++i) {
       const Record expected = records.Get(i);
       if (expected.value == Value::kUnreachable) continue;
@@ -69,8 +69,8 @@ TEST(CompactTest, VerifyCatchesAChangedValue) {
   const Position p = *game.Parse("..../..../..../XO..");
   const CompactLayout layout(s->index);
   const uint64_t j = layout.Entry(s->index.Index(p), p.stones());
-  const Value before = CompactLayout::Get(s->compact.data(), j);
-  std::vector<uint8_t> changed = s->compact;
+  const Value before = CompactLayout::Get(s->compact().data(), j);
+  std::vector<uint8_t> changed = s->compact();
   static constexpr uint8_t kPower[5] = {1, 3, 9, 27, 81};
   if (before == Value::kWin) {
     changed[j / 5] -= kPower[j % 5];

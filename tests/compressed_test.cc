@@ -39,11 +39,11 @@ template <typename Pick>
 void CheckAgainstFull(const Solution& full, bool remoteness, Pick pick) {
   const Game& game = full.game;
   absl::StatusOr<Table> table = Table::FromBytes(SerializeCompressedTable(
-      game, full.records.view(), full.stats.reachable, remoteness));
+      game, full.records().view(), full.stats.reachable, remoteness));
   ASSERT_TRUE(table.ok()) << table.status();
   ASSERT_EQ(table->layout(), Layout::kCompressed);
   ASSERT_EQ(table->has_remoteness(), remoteness);
-  const RecordView records = full.records.view();
+  const RecordView records = full.records().view();
   for (uint64_t i = 0; i < records.size; ++i) {
     const Record expected = records.Get(i);
     if (expected.value == Value::kUnreachable || !pick(i)) continue;
@@ -109,16 +109,16 @@ TEST(CompressedTest, SolverWritesTheSameBytes) {
     ASSERT_TRUE(full.ok());
     for (bool remoteness : {true, false}) {
       const std::string expected = SerializeCompressedTable(
-          game, full->records.view(), full->stats.reachable, remoteness);
+          game, full->records().view(), full->stats.reachable, remoteness);
       for (int threads : {1, 2}) {
         SolveOptions options;
         options.threads = threads;
         options.layout = TableLayout::Compressed(remoteness);
         absl::StatusOr<Solution> s = Solve(game, options);
         ASSERT_TRUE(s.ok());
-        EXPECT_EQ(s->records.size(), 0u);
+        EXPECT_EQ(s->records().size(), 0u);
         EXPECT_EQ(s->stats.reachable, full->stats.reachable);
-        EXPECT_TRUE(SerializeCompressedTable(spec, s->sections,
+        EXPECT_TRUE(SerializeCompressedTable(spec, s->sections(),
                                              s->stats.reachable,
                                              remoteness) == expected);
       }
@@ -131,7 +131,7 @@ TEST(CompressedTest, SmallerThanFullAndVerified) {
   absl::StatusOr<Solution> full = Solve(*Game::Create(spec), {2});
   ASSERT_TRUE(full.ok());
   const std::string bytes = SerializeCompressedTable(
-      full->game, full->records.view(), full->stats.reachable, true);
+      full->game, full->records().view(), full->stats.reachable, true);
   // 43,522 bytes against 454,461 (44,269 before blocks grew in sparse
   // layers).
   EXPECT_EQ(bytes.size(), 43522u);
@@ -156,7 +156,7 @@ TEST(CompressedTest, DamagedSectionsAreAnErrorOfBothReports) {
       Solve(*Game::Create(GameSpec{5, 4, 4, true}), {2});
   ASSERT_TRUE(full.ok());
   const std::string intact = SerializeCompressedTable(
-      full->game, full->records.view(), full->stats.reachable, true);
+      full->game, full->records().view(), full->stats.reachable, true);
   std::mt19937_64 rng(1);
   int damaged_sections = 0;
   for (int flip = 0; flip < 200 && damaged_sections < 2; ++flip) {
@@ -191,21 +191,21 @@ TEST(CompressedTest, VerifyFindsRecordsThatLie) {
   const Position p = *game.Parse("..../..../..../XO..");
   ASSERT_TRUE(game.Canonical(p) == p);
   const uint64_t i = full->index.Index(p);
-  const Record truth = full->records.view().Get(i);
+  const Record truth = full->records().view().Get(i);
   ASSERT_EQ(truth, (Record{Value::kDraw, 14, 8}));  // column 0
   // Column 3 (cell 15) is no better; without remoteness it is only checked
   // to keep the value.
   const Value column3 = Negate(
-      full->records.view().Get(full->index.Index(Game::Play(p, 15))).value);
+      full->records().view().Get(full->index.Index(Game::Play(p, 15))).value);
   for (bool remoteness : {true, false}) {
     for (const Record& lie :
          {Record{Value::kWin, 14, 8}, Record{Value::kDraw, 12, 8},
           Record{Value::kDraw, 14, 15}}) {
       if (!remoteness && lie.remoteness != truth.remoteness) continue;
-      full->records.Set(i, lie);
+      full->records().Set(i, lie);
       absl::StatusOr<Table> table = Table::FromBytes(SerializeCompressedTable(
-          game, full->records.view(), full->stats.reachable, remoteness));
-      full->records.Set(i, truth);
+          game, full->records().view(), full->stats.reachable, remoteness));
+      full->records().Set(i, truth);
       ASSERT_TRUE(table.ok()) << table.status();
       for (const VerifyReport& report :
            {VerifyRecords(*table, 1), VerifyInTiers(*table, 4096, 1)}) {
@@ -233,19 +233,19 @@ TEST(CompressedTest, ResumedVerifyRefusesAnotherTable) {
   ASSERT_TRUE(full.ok());
   const Game& game = full->game;
   const std::string intact = SerializeCompressedTable(
-      game, full->records.view(), full->stats.reachable, true);
+      game, full->records().view(), full->stats.reachable, true);
   // Another best move (column) in the record of an early position, the
   // first that leaves the file's size as it was.
   std::string other;
   for (const char* text : {"..../..../..../XO..", "..../..../..../X..O",
                            "..../..../..../.XO.", "..../..../X.../O..."}) {
     const uint64_t i = full->index.Index(*game.Parse(text));
-    const Record truth = full->records.view().Get(i);
-    full->records.Set(i, Record{truth.value, truth.remoteness,
-                                12 + (truth.best_move + 1) % 4});
-    other = SerializeCompressedTable(game, full->records.view(),
+    const Record truth = full->records().view().Get(i);
+    full->records().Set(i, Record{truth.value, truth.remoteness,
+                                  12 + (truth.best_move + 1) % 4});
+    other = SerializeCompressedTable(game, full->records().view(),
                                      full->stats.reachable, true);
-    full->records.Set(i, truth);
+    full->records().Set(i, truth);
     if (other.size() == intact.size()) break;
   }
   ASSERT_EQ(other.size(), intact.size());
@@ -285,12 +285,12 @@ TEST(CompressedTest, VerifyInTiersFindsLiesOnFreeBoards) {
   const Game& game = full->game;
   const Position p = game.Canonical(*game.Parse("X.../.O../..../...."));
   const uint64_t i = full->index.Index(p);
-  const Record truth = full->records.view().Get(i);
+  const Record truth = full->records().view().Get(i);
   ASSERT_EQ(truth.value, Value::kDraw);
-  full->records.Set(i, {Value::kWin, truth.remoteness, truth.best_move});
+  full->records().Set(i, {Value::kWin, truth.remoteness, truth.best_move});
   absl::StatusOr<Table> table = Table::FromBytes(SerializeCompressedTable(
-      game, full->records.view(), full->stats.reachable, true));
-  full->records.Set(i, truth);
+      game, full->records().view(), full->stats.reachable, true));
+  full->records().Set(i, truth);
   ASSERT_TRUE(table.ok()) << table.status();
   const VerifyReport memory = VerifyRecords(*table, 1);
   const VerifyReport tiers = VerifyInTiers(*table, 4096, 1);
@@ -319,8 +319,9 @@ TEST(CompressedTest, VerifyInTiersGivesTheSameReport) {
     absl::StatusOr<Solution> full = Solve(*Game::Create(spec), {2});
     ASSERT_TRUE(full.ok());
     for (bool remoteness : {true, false}) {
-      absl::StatusOr<Table> table = Table::FromBytes(SerializeCompressedTable(
-          full->game, full->records.view(), full->stats.reachable, remoteness));
+      absl::StatusOr<Table> table = Table::FromBytes(
+          SerializeCompressedTable(full->game, full->records().view(),
+                                   full->stats.reachable, remoteness));
       ASSERT_TRUE(table.ok()) << table.status();
       const VerifyReport memory = VerifyRecords(*table, 2);
       ASSERT_EQ(memory.errors, 0u) << memory.first_errors[0];
@@ -346,7 +347,7 @@ TEST(CompressedTest, VerifyInTiersResumedCountsWhatItFindsDone) {
   absl::StatusOr<Solution> full = Solve(*Game::Create(GameSpec{4, 4, 4}), {2});
   ASSERT_TRUE(full.ok());
   absl::StatusOr<Table> table = Table::FromBytes(SerializeCompressedTable(
-      full->game, full->records.view(), full->stats.reachable, true));
+      full->game, full->records().view(), full->stats.reachable, true));
   ASSERT_TRUE(table.ok()) << table.status();
   TieredVerifyOptions options;
   options.work_dir = absl::StrCat(std::getenv("TEST_TMPDIR"), "/resumed");
@@ -380,10 +381,11 @@ TEST(CompressedTest, VerifyInTiersRefuses) {
   ASSERT_TRUE(full.ok());
   for (bool compressed : {false, true}) {
     absl::StatusOr<Table> table = Table::FromBytes(
-        compressed ? SerializeCompressedTable(full->game, full->records.view(),
-                                              full->stats.reachable, true)
-                   : SerializeTable(spec, full->records.view(),
-                                    full->stats.reachable));
+        compressed
+            ? SerializeCompressedTable(full->game, full->records().view(),
+                                       full->stats.reachable, true)
+            : SerializeTable(spec, full->records().view(),
+                             full->stats.reachable));
     ASSERT_TRUE(table.ok()) << table.status();
     TieredVerifyOptions options;
     options.work_dir = absl::StrCat(std::getenv("TEST_TMPDIR"), "/refused");

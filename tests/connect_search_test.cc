@@ -54,7 +54,7 @@ bool Agrees(ConnectSearch& search, const Probe& probe, const Position& p) {
 
 Probe RecordsOf(const Solution& s) {
   return [&s](const Position& p) {
-    return s.records.view().Get(s.index.Index(p));
+    return s.records().view().Get(s.index.Index(p));
   };
 }
 
@@ -71,7 +71,7 @@ TEST(ConnectSearchTest, AgreesWithTheTablesOfEveryBoardUpTo12Cells) {
         *ConnectSearch::Create(s.game, {16});
     int reported = 0;
     for (uint64_t i = 0; i < s.index.size() && reported < kMaxReported; ++i) {
-      if (s.records.view().GetValue(i) == Value::kUnreachable) continue;
+      if (s.records().view().GetValue(i) == Value::kUnreachable) continue;
       reported += !Agrees(*search, RecordsOf(s), s.index.At(i));
       ++compared;
     }
@@ -110,7 +110,7 @@ absl::StatusOr<Table> Solved(const GameSpec& spec) {
   absl::StatusOr<Solution> s = Solve(*Game::Create(spec), options);
   if (!s.ok()) return s.status();
   return Table::FromBytes(SerializeCompressedTable(
-      spec, s->sections, s->stats.reachable, /*remoteness=*/true));
+      spec, s->sections(), s->stats.reachable, /*remoteness=*/true));
 }
 
 uint64_t CompareRandom(const GameSpec& spec, uint64_t count, uint64_t seed) {

@@ -112,7 +112,7 @@ Counts FlipAndProbe(const std::string& intact_bytes, uint64_t header_end,
 
 std::vector<Position> Reachable(const Solution& s) {
   std::vector<Position> positions;
-  const RecordView records = s.records.view();
+  const RecordView records = s.records().view();
   for (uint64_t i = 0; i < records.size; ++i) {
     if (records.GetValue(i) != Value::kUnreachable) {
       positions.push_back(s.index.At(i));
@@ -151,8 +151,8 @@ const Board& FiveByFour() {
 
 TEST(DamagedTableTest, FullLayout) {
   const Board& b = FourByFour();
-  const std::string bytes = SerializeTable(b.game.spec(), b.full.records.view(),
-                                           b.full.stats.reachable);
+  const std::string bytes = SerializeTable(
+      b.game.spec(), b.full.records().view(), b.full.stats.reachable);
   const Counts c = FlipAndProbe(bytes, kTableHeaderSize, 0, b.positions, 1);
   Report("4x4k4g full", c);
   EXPECT_EQ(c.wrong, 0);
@@ -166,7 +166,7 @@ TEST(DamagedTableTest, CompactLayout) {
   absl::StatusOr<Solution> compact = Solve(b.game, options);
   ASSERT_TRUE(compact.ok());
   const std::string bytes = SerializeCompactTable(
-      b.game.spec(), compact->compact, compact->stats.reachable);
+      b.game.spec(), compact->compact(), compact->stats.reachable);
   const Counts c = FlipAndProbe(bytes, kTableHeaderSize, 0, b.positions, 2);
   Report("4x4k4g compact", c);
   EXPECT_EQ(c.wrong, 0);
@@ -179,7 +179,7 @@ TEST(DamagedTableTest, CompressedLayout) {
   const Board& b = FiveByFour();
   for (bool remoteness : {true, false}) {
     const std::string bytes = SerializeCompressedTable(
-        b.game, b.full.records.view(), b.full.stats.reachable, remoteness);
+        b.game, b.full.records().view(), b.full.stats.reachable, remoteness);
     // The header and the section directory: 16 bytes a section, their
     // number at byte 48 (table.h).
     uint64_t sections = 0;
@@ -199,8 +199,8 @@ TEST(DamagedTableTest, CompressedLayout) {
 // A real table over 1 MiB, checked page by page as Load does.
 TEST(DamagedTableTest, FullLayoutOver1MiB) {
   const Board& b = FiveByFour();
-  const std::string bytes = SerializeTable(b.game.spec(), b.full.records.view(),
-                                           b.full.stats.reachable);
+  const std::string bytes = SerializeTable(
+      b.game.spec(), b.full.records().view(), b.full.stats.reachable);
   ASSERT_GT(bytes.size(), Table::kCheckWholeBelow);
   const Counts c = FlipAndProbe(bytes, kTableHeaderSize,
                                 Table::kCheckWholeBelow, b.positions, 5);

@@ -36,7 +36,7 @@ uint64_t CheckAgainstOracle(const Solution& s) {
   const GameSpec& spec = game.spec();
   const oracle::Solved solved = oracle::SolveNaively(spec);
   EXPECT_EQ(s.stats.canonical, oracle::CountClasses(spec, solved));
-  const RecordView view = s.records.view();
+  const RecordView view = s.records().view();
   uint64_t checked = 0;
   int reported = 0;
   for (uint64_t i = 0; i < view.size && reported < kMaxReported; ++i) {
@@ -74,7 +74,7 @@ uint64_t CheckAgainstOracle(const Solution& s) {
 
 uint64_t CheckAllAgainstSearch(const Solution& s) {
   const Game& game = s.game;
-  const RecordView view = s.records.view();
+  const RecordView view = s.records().view();
   AlphaBetaSearch cached(game, 20);
   auto search = [&](const Position& p) {
     return game.cells() < 10 ? AlphaBeta(game, p) : cached.Search(p);
@@ -103,7 +103,7 @@ uint64_t CheckAllAgainstSearch(const Solution& s) {
 uint64_t CheckRandomAgainstSearch(const Solution& s, uint64_t count,
                                   uint64_t seed) {
   const Game& game = s.game;
-  const RecordView view = s.records.view();
+  const RecordView view = s.records().view();
   AlphaBetaSearch search(game, 24);
   std::mt19937_64 random(seed);
   std::uniform_int_distribution<uint64_t> pick(0, view.size - 1);

@@ -70,7 +70,7 @@ TEST(FamilyTest, MisereTicTacToe) {
   EXPECT_EQ(s->stats.start_value, Value::kDraw);
   EXPECT_EQ(s->stats.reachable, 5478u);
   const PositionIndex& index = s->index;
-  const RecordView view = s->records.view();
+  const RecordView view = s->records().view();
   EXPECT_EQ(view.Get(0).best_move, 4);
   for (int cell = 0; cell < 9; ++cell) {
     const Record r = view.Get(index.Index(Game::Play(Position{}, cell)));
@@ -99,7 +99,7 @@ TEST(FamilyTest, PublishedValues) {
     SCOPED_TRACE(game.spec().Name());
     absl::StatusOr<Solution> s = Solve(game, {2});
     ASSERT_TRUE(s.ok()) << s.status();
-    EXPECT_EQ(s->records.view().Get(0).value, p.start);
+    EXPECT_EQ(s->records().view().Get(0).value, p.start);
     if (p.reachable != 0) {
       EXPECT_EQ(s->stats.reachable, p.reachable);
     }
@@ -129,7 +129,7 @@ TEST(FamilyTest, ForwardMarkingAgreesWithLocalTest) {
     ASSERT_TRUE(local.ok() && forward.ok());
     EXPECT_EQ(local->stats.reachable, forward->stats.reachable);
     EXPECT_EQ(local->stats.per_ply, forward->stats.per_ply);
-    const RecordView a = local->records.view(), b = forward->records.view();
+    const RecordView a = local->records().view(), b = forward->records().view();
     for (uint64_t i = 0; i < a.size; ++i) {
       ASSERT_EQ(a.Get(i), b.Get(i)) << game.Format(local->index.At(i));
     }
@@ -153,7 +153,7 @@ TEST(FamilyTest, SymmetricPositionsHaveTheSameRecord) {
     SCOPED_TRACE(spec.Name());
     absl::StatusOr<Solution> s = Solve(game, {2});
     ASSERT_TRUE(s.ok()) << s.status();
-    const RecordView view = s->records.view();
+    const RecordView view = s->records().view();
     uint64_t images = 0;
     for (uint64_t i = 0; i < view.size; ++i) {
       const Record r = view.Get(i);

@@ -32,9 +32,9 @@ TEST_P(LargeTest, PublishedAndAgainstSearch) {
   ASSERT_TRUE(s.ok()) << s.status();
   std::printf(
       "%s: %s, %llu reachable, solved in %.1f s\n", game.spec().Name().c_str(),
-      std::string(ValueName(s->records.view().Get(0).value)).c_str(),
+      std::string(ValueName(s->records().view().Get(0).value)).c_str(),
       static_cast<unsigned long long>(s->stats.reachable), s->stats.seconds);
-  EXPECT_EQ(s->records.view().Get(0).value, p.start);
+  EXPECT_EQ(s->records().view().Get(0).value, p.start);
   EXPECT_EQ(s->stats.reachable, p.reachable);
   EXPECT_EQ(CheckRandomAgainstSearch(*s, 100000, /*seed=*/p.spec.width),
             100000u);
@@ -42,7 +42,7 @@ TEST_P(LargeTest, PublishedAndAgainstSearch) {
   // reachable positions against search, and against the full records
   // (value, remoteness and best move), along with every symmetric image.
   absl::StatusOr<Table> compressed = Table::FromBytes(SerializeCompressedTable(
-      game, s->records.view(), s->stats.reachable, /*remoteness=*/true));
+      game, s->records().view(), s->stats.reachable, /*remoteness=*/true));
   ASSERT_TRUE(compressed.ok()) << compressed.status();
   EXPECT_EQ(
       CheckTableAgainstSearch(*compressed, 100000, /*seed=*/p.spec.height),
@@ -51,15 +51,15 @@ TEST_P(LargeTest, PublishedAndAgainstSearch) {
   int compared = 0, reported = 0;
   while (compared < 100000 && reported < 10) {
     const uint64_t i = random() % s->index.size();
-    const Record full = s->records.view().Get(i);
+    const Record full = s->records().view().Get(i);
     if (full.value == Value::kUnreachable) continue;
     const Position position = s->index.At(i);
     absl::StatusOr<Record> r = compressed->Probe(position);
     bool ok = r.ok() && *r == full;
     for (int sym = 1; ok && sym < static_cast<int>(game.symmetries().size());
          ++sym) {
-      const Record image =
-          s->records.view().Get(s->index.Index(game.Transform(position, sym)));
+      const Record image = s->records().view().Get(
+          s->index.Index(game.Transform(position, sym)));
       ok = image.value == full.value && image.remoteness == full.remoteness;
     }
     if (!ok) {
@@ -97,7 +97,7 @@ TEST(LargeCompactTest, SixByFiveGravity) {
               s->stats.seconds);
   EXPECT_EQ(s->stats.reachable, 2818972642u);
   absl::StatusOr<Table> table = Table::FromBytes(
-      SerializeCompactTable(spec, s->compact, s->stats.reachable));
+      SerializeCompactTable(spec, s->compact(), s->stats.reachable));
   ASSERT_TRUE(table.ok()) << table.status();
   EXPECT_EQ(CheckTableAgainstSearch(*table, 100000, /*seed=*/65), 100000u);
 }
@@ -114,7 +114,7 @@ TEST(LargeCompressedTest, SixByFiveGravity) {
   EXPECT_EQ(s->stats.reachable, 2818972642u);
   EXPECT_EQ(s->stats.canonical, 1409488535u);
   absl::StatusOr<Table> table = Table::FromBytes(SerializeCompressedTable(
-      spec, s->sections, s->stats.reachable, /*remoteness=*/true));
+      spec, s->sections(), s->stats.reachable, /*remoteness=*/true));
   ASSERT_TRUE(table.ok()) << table.status();
   std::printf("6,5,4 gravity compressed: %llu bytes\n",
               static_cast<unsigned long long>(table->file_bytes()));

@@ -49,11 +49,11 @@ std::vector<std::string> EveryLayout(const GameSpec& spec) {
   const Solution book = *SolveSparse(game, {});
   const uint64_t reachable = full.stats.reachable;
   return {
-      SerializeTable(spec, full.records.view(), reachable),
-      SerializeCompactTable(spec, compact.compact, reachable),
-      SerializeCompressedTable(game, full.records.view(), reachable, true),
-      SerializeCompressedTable(game, full.records.view(), reachable, false),
-      SerializeBookTable(spec, book.book),
+      SerializeTable(spec, full.records().view(), reachable),
+      SerializeCompactTable(spec, compact.compact(), reachable),
+      SerializeCompressedTable(game, full.records().view(), reachable, true),
+      SerializeCompressedTable(game, full.records().view(), reachable, false),
+      SerializeBookTable(spec, book.book()),
   };
 }
 

@@ -46,6 +46,7 @@
 #include "rules/game/printable.h"
 #include "rules/index/layer_walker.h"
 #include "table/file_io.h"
+#include "table/tier_store.h"
 #include "table/work_dir.h"
 #include "verify/verify.h"
 #include "verify/verify_rules.h"
@@ -101,74 +102,6 @@ struct Counts {
   }
 };
 
-// Tiers of one kind and layer read back, by tier number; those let go of
-// are reused.
-class TierSet {
- public:
-  // Lets go of every tier and spare buffer (the memory is freed).
-  void Clear() {
-    key_.clear();
-    std::vector<std::string>().swap(tiers_);
-    std::vector<std::string>().swap(spare_);
-    pointers_.clear();
-  }
-
-  // Entry j of the layer (its tier must be loaded).
-  uint8_t At(uint64_t j) const { return pointers_[j >> shift_][j & mask_]; }
-
-  // Holds exactly the tiers `needed` of (kind, layer), each of `head`
-  // bytes then entries as `counts(t)` says; `get(name, buffer)` reads one.
-  template <typename Name, typename Count>
-  absl::Status Hold(const WorkDir& dir, const std::vector<bool>& needed,
-                    int shift, size_t head, const Name& name,
-                    const Count& count) {
-    if (key_ != name(0)) {
-      key_ = name(0);
-      for (std::string& t : tiers_) spare_.push_back(std::move(t));
-      tiers_.clear();
-      pointers_.clear();
-    }
-    shift_ = shift;
-    mask_ = (uint64_t{1} << shift) - 1;
-    tiers_.resize(needed.size());
-    pointers_.resize(needed.size(), nullptr);
-    for (size_t t = 0; t < needed.size(); ++t) {
-      if (!needed[t] && pointers_[t] != nullptr) {
-        spare_.push_back(std::move(tiers_[t]));
-        tiers_[t] = std::string();
-        pointers_[t] = nullptr;
-      }
-    }
-    for (size_t t = 0; t < needed.size(); ++t) {
-      if (!needed[t] || pointers_[t] != nullptr) continue;
-      if (!spare_.empty()) {
-        tiers_[t] = std::move(spare_.back());
-        spare_.pop_back();
-      }
-      const std::string n = name(t);
-      if (absl::Status s = dir.Get(n, tiers_[t]); !s.ok()) {
-        return absl::DataLossError(absl::StrCat(
-            "scratch tier ", n, " in ", dir.path(), " is lost (", s.message(),
-            "); the tiers it came from are gone: start the verify again in "
-            "an empty work dir"));
-      }
-      if (tiers_[t].size() != head + count(t)) {
-        return absl::DataLossError(absl::StrCat(
-            "scratch tier ", n, " in ", dir.path(), " has the wrong size"));
-      }
-      pointers_[t] = reinterpret_cast<const uint8_t*>(tiers_[t].data()) + head;
-    }
-    return absl::OkStatus();
-  }
-
- private:
-  std::string key_;  // the name of tier 0 of the kind and layer held
-  int shift_ = 0;
-  uint64_t mask_ = 0;
-  std::vector<std::string> tiers_, spare_;
-  std::vector<const uint8_t*> pointers_;
-};
-
 // Errors found by one thread in a chunk, merged under a lock.
 struct Found {
   Counts counts;
@@ -192,9 +125,8 @@ class TieredVerifier {
         index_(table.index()),
         sections_(*table.compressed()),
         has_remoteness_(table.has_remoteness()),
-        dir_(std::move(dir)),
+        store_(game_, index_, options.tier_indices, std::move(dir)),
         threads_(options.threads),
-        shift_(absl::countr_zero(options.tier_indices)),
         progress_(progress),
         found_done_(found_done) {}
 
@@ -217,76 +149,30 @@ class TieredVerifier {
   }
 
  private:
-  struct Range {
-    uint64_t begin, count;  // entries of the layer
-  };
-  uint64_t Tiers(int stones) const {
-    return ((index_.layer_size(stones) - 1) >> shift_) + 1;
+  int Tiers(int stones) const { return store_.Tiers(stones); }
+  TierRange Tier(int stones, int t) const { return store_.Tier(stones, t); }
+  static std::string Name(char kind, int stones, int t) {
+    return TierStore::Name(kind, stones, t);
   }
-  Range Tier(int stones, uint64_t t) const {
-    const uint64_t begin = t << shift_;
-    return {begin,
-            std::min(uint64_t{1} << shift_, index_.layer_size(stones) - begin)};
+  bool Done(const std::string& name) const {
+    return store_.dir().Check(name).ok();
   }
-  static std::string Name(char kind, int stones, uint64_t t) {
-    return absl::StrFormat("%c%02d-T%07d", kind, stones, t);
-  }
-  bool Done(const std::string& name) const { return dir_.Check(name).ok(); }
 
-  // The tiers of layer `stones` + `step` that hold the images of the
-  // shapes of tier `r` of layer `stones` under `image(occupied)`, a call
-  // for each image shape.
-  template <typename Images>
-  std::vector<bool> TiersOf(int stones, const Range& r, int step,
-                            const Images& images) const {
-    std::vector<bool> needed(Tiers(stones + step), false);
-    const uint64_t patterns = index_.patterns(stones);
-    const uint64_t image_patterns = index_.patterns(stones + step);
-    const uint64_t last = (r.begin + r.count - 1) / patterns;
-    Mask occupied = index_.Shape(stones, r.begin / patterns);
-    for (uint64_t shape = r.begin / patterns;; ++shape) {
-      images(occupied, [&](Mask image) {
-        const uint64_t rank = index_.ShapeRank(image);
-        const uint64_t first = rank * image_patterns >> shift_;
-        const uint64_t end = ((rank + 1) * image_patterns - 1) >> shift_;
-        for (uint64_t t = first; t <= end; ++t) needed[t] = true;
-      });
-      if (shape == last) break;
-      occupied = index_.NextShape(occupied);
-    }
-    return needed;
-  }
-  std::vector<bool> ChildTiers(int stones, const Range& r) const {
-    return TiersOf(stones, r, 1, [&](Mask occupied, const auto& add) {
-      for (Mask s = game_.Playable(occupied); s != 0; s &= s - 1) {
-        add(occupied | (s & -s));
-      }
-    });
-  }
-  // Holds the tiers `needed` of `kind` and layer `stones` in `set`.
-  absl::Status Hold(TierSet& set, char kind, int stones,
-                    const std::vector<bool>& needed, size_t head) {
-    return set.Hold(
-        dir_, needed, shift_, head,
-        [&](uint64_t t) { return Name(kind, stones, t); },
-        [&](uint64_t t) { return Tier(stones, t).count; });
+  // Holds the tiers of `kind` and layer stones + 1 that hold the children
+  // of tier `r` of layer `stones` in children_.
+  absl::Status HoldChildren(char kind, int stones, const TierRange& r) {
+    return children_.Hold(
+        store_, kind, stones + 1, store_.ChildTiers(stones, r), kHeadBytes,
+        [&](int t) { return kHeadBytes + Tier(stones + 1, t).count; },
+        "verify");
   }
 
   // Tier t of layer `stones`' reachable bits into bits_.
-  absl::Status LoadBits(int stones, uint64_t t) {
-    const Range r = Tier(stones, t);
-    if (absl::Status s = dir_.Get(Name('R', stones, t), buffer_); !s.ok()) {
-      return s;
-    }
-    if (buffer_.size() != (r.count + 63) / 64 * 8) {
-      return absl::DataLossError(
-          absl::StrCat("scratch tier ", Name('R', stones, t), " in ",
-                       dir_.path(), " has the wrong size"));
-    }
-    bits_.resize((r.count + 63) / 64);
-    for (size_t w = 0; w < bits_.size(); ++w) {
-      bits_[w] = GetLittleEndian(buffer_.data() + 8 * w, 8);
-    }
+  absl::Status LoadBits(int stones, int t) {
+    absl::StatusOr<std::vector<uint64_t>> bits =
+        store_.GetReach(stones, t, "verify");
+    if (!bits.ok()) return bits.status();
+    bits_ = *std::move(bits);
     return absl::OkStatus();
   }
   uint64_t Popcount() const {
@@ -297,7 +183,7 @@ class TieredVerifier {
 
   // Tier `r` done, for the progress line: the forward pass and steps 1
   // and 2 count, twice the entries in all.
-  void Advance(const Range& r) const {
+  void Advance(const TierRange& r) const {
     if (progress_) progress_(r.count);
   }
   // The same for `entries` found done in the work dir (resuming).
@@ -309,7 +195,7 @@ class TieredVerifier {
   // position of tier `r` of layer `stones` (bits_), in chunks shared out
   // among the threads; returns what they found.
   template <typename Visit>
-  Counts ForTier(int stones, const Range& r, Visit&& visit) {
+  Counts ForTier(int stones, const TierRange& r, Visit&& visit) {
     Counts total;
     std::mutex mu;
     const uint64_t offset = index_.layer_offset(stones);
@@ -334,18 +220,11 @@ class TieredVerifier {
         FoundDone(index_.layer_size(stones));
       return absl::OkStatus();
     }
-    if (!Done(Name('R', 0, 0))) {
-      std::string empty_board(8, '\0');
-      empty_board[0] = 1;
-      if (absl::Status s = dir_.Put(Name('R', 0, 0), empty_board); !s.ok()) {
-        return s;
-      }
-    }
     std::vector<uint64_t> next;
     for (int stones = 0; stones < game_.cells(); ++stones) {
       const int below = stones + 1;
       bool done = true;
-      for (uint64_t t = 0; done && t < Tiers(below); ++t) {
+      for (int t = 0; done && t < Tiers(below); ++t) {
         done = Done(Name('R', below, t));
       }
       if (done) {
@@ -354,7 +233,7 @@ class TieredVerifier {
       }
       next.assign((index_.layer_size(below) + 63) / 64, 0);
       const uint64_t child_offset = index_.layer_offset(below);
-      for (uint64_t t = 0; t < Tiers(stones); ++t) {
+      for (int t = 0; t < Tiers(stones); ++t) {
         if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
         ForTier(stones, Tier(stones, t),
                 [&](Found&, LayerWalker& walker, uint64_t, const Position& p) {
@@ -369,27 +248,19 @@ class TieredVerifier {
                 });
         Advance(Tier(stones, t));
       }
-      for (uint64_t t = 0; t < Tiers(below); ++t) {
-        const Range r = Tier(below, t);
-        std::string bytes((r.count + 63) / 64 * 8, '\0');
-        for (uint64_t w = 0; w < (r.count + 63) / 64; ++w) {
-          PutLittleEndian(&bytes[8 * w], next[(r.begin >> 6) + w], 8);
-        }
-        if (absl::Status s = dir_.Put(Name('R', below, t), bytes); !s.ok()) {
-          return s;
-        }
+      if (absl::Status s = store_.PutReach(below, next, threads_); !s.ok()) {
+        return s;
       }
     }
     std::vector<uint64_t>().swap(next);
-    return dir_.Put("F", "");
+    return store_.dir().Put("F", "");
   }
 
   // Even layer `stones` and the odd layer after it, checked (steps 1-3 of
   // the file comment), or their counts from C<stones>.
   absl::StatusOr<Counts> EvenLayer(int stones) {
-    const std::string done =
-        absl::StrCat("C", absl::Dec(stones, absl::kZeroPad2));
-    absl::StatusOr<std::string> c = dir_.Get(done);
+    const std::string done = TierStore::LayerName('C', stones);
+    absl::StatusOr<std::string> c = store_.dir().Get(done);
     if (!c.ok()) {
       if (stones < game_.cells()) {
         if (absl::Status s = DeriveOdd(stones + 1); !s.ok()) return s;
@@ -405,11 +276,11 @@ class TieredVerifier {
       for (const std::string& e : counts->first_errors) {
         absl::StrAppend(&bytes, e, "\n");
       }
-      if (absl::Status s = dir_.Put(done, bytes); !s.ok()) return s;
+      if (absl::Status s = store_.dir().Put(done, bytes); !s.ok()) return s;
       c = std::move(bytes);
     } else if (c->size() < kHeadBytes) {
       return absl::DataLossError(
-          absl::StrCat(done, " in ", dir_.path(), " is too short"));
+          absl::StrCat(done, " in ", store_.dir().path(), " is too short"));
     } else {
       FoundDone(index_.layer_size(stones));
       if (stones < game_.cells()) FoundDone(index_.layer_size(stones + 1));
@@ -430,18 +301,16 @@ class TieredVerifier {
     const bool stored = below < game_.cells();  // else every child is over
     const uint64_t child_offset =
         below <= game_.cells() ? index_.layer_offset(below) : 0;
-    for (uint64_t t = 0; t < Tiers(stones); ++t) {
+    for (int t = 0; t < Tiers(stones); ++t) {
       const std::string name = Name('O', stones, t);
-      const Range r = Tier(stones, t);
+      const TierRange r = Tier(stones, t);
       if (Done(name)) {
         FoundDone(r.count);
         continue;
       }
       if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
       if (stored) {
-        if (absl::Status s =
-                Hold(children_, 'E', below, ChildTiers(stones, r), kHeadBytes);
-            !s.ok()) {
+        if (absl::Status s = HoldChildren('E', stones, r); !s.ok()) {
           return s;
         }
       }
@@ -469,7 +338,7 @@ class TieredVerifier {
           });
       counts.reachable = Popcount();
       out.replace(0, kHeadBytes, counts.Head());
-      if (absl::Status s = dir_.Put(name, out); !s.ok()) return s;
+      if (absl::Status s = store_.dir().Put(name, out); !s.ok()) return s;
       Keep(counts.first_errors);
       Advance(r);
     }
@@ -482,18 +351,16 @@ class TieredVerifier {
     const int below = stones + 1;
     const bool has_children = below <= game_.cells();
     const uint64_t child_offset = has_children ? index_.layer_offset(below) : 0;
-    for (uint64_t t = 0; t < Tiers(stones); ++t) {
+    for (int t = 0; t < Tiers(stones); ++t) {
       const std::string name = Name('E', stones, t);
-      const Range r = Tier(stones, t);
+      const TierRange r = Tier(stones, t);
       if (Done(name)) {
         FoundDone(r.count);
         continue;
       }
       if (absl::Status s = LoadBits(stones, t); !s.ok()) return s;
       if (has_children) {
-        if (absl::Status s =
-                Hold(children_, 'O', below, ChildTiers(stones, r), kHeadBytes);
-            !s.ok()) {
+        if (absl::Status s = HoldChildren('O', stones, r); !s.ok()) {
           return s;
         }
       }
@@ -532,7 +399,7 @@ class TieredVerifier {
       counts.reachable = Popcount();
       counts.checked = checked;
       out.replace(0, kHeadBytes, counts.Head());
-      if (absl::Status s = dir_.Put(name, out); !s.ok()) return s;
+      if (absl::Status s = store_.dir().Put(name, out); !s.ok()) return s;
       Keep(counts.first_errors);
       Advance(r);
     }
@@ -541,7 +408,7 @@ class TieredVerifier {
 
   // The table's records of tier `r` of even layer `stones` into values_,
   // moves_ and remoteness_ (0s without remoteness).
-  absl::Status DecodeStored(int stones, const Range& r) {
+  absl::Status DecodeStored(int stones, const TierRange& r) {
     values_.resize(r.count);
     remoteness_.assign(r.count, 0);
     moves_.resize(r.count);
@@ -563,13 +430,14 @@ class TieredVerifier {
     for (int layer : {stones, stones + 1}) {
       if (layer > game_.cells()) continue;
       const char kind = layer % 2 == 0 ? 'E' : 'O';
-      for (uint64_t t = 0; t < Tiers(layer); ++t) {
+      for (int t = 0; t < Tiers(layer); ++t) {
         absl::StatusOr<uint64_t> size =
-            dir_.GetHead(Name(kind, layer, t), kHeadBytes, head);
+            store_.dir().GetHead(Name(kind, layer, t), kHeadBytes, head);
         if (!size.ok()) return size.status();
         if (head.size() < kHeadBytes) {
-          return absl::DataLossError(absl::StrCat(
-              Name(kind, layer, t), " in ", dir_.path(), " is too short"));
+          return absl::DataLossError(absl::StrCat(Name(kind, layer, t), " in ",
+                                                  store_.dir().path(),
+                                                  " is too short"));
         }
         total.Add(Counts::FromHead(head));
       }
@@ -596,8 +464,9 @@ class TieredVerifier {
                                            {'R', stones},
                                            {'R', stones + 1}}) {
       if (layer < 0 || layer > game_.cells()) continue;
-      for (uint64_t t = 0; t < Tiers(layer); ++t) {
-        if (absl::Status s = dir_.Remove(Name(kind, layer, t)); !s.ok()) {
+      for (int t = 0; t < Tiers(layer); ++t) {
+        if (absl::Status s = store_.dir().Remove(Name(kind, layer, t));
+            !s.ok()) {
           return s;
         }
       }
@@ -609,15 +478,14 @@ class TieredVerifier {
   const PositionIndex& index_;
   const CompressedSections& sections_;
   const bool has_remoteness_;
-  const WorkDir dir_;
+  const TierStore store_;
   const int threads_;
-  const int shift_;
   const std::function<void(uint64_t)>& progress_;
   const std::function<void(uint64_t)>& found_done_;
   std::string buffer_;
   std::vector<uint64_t> bits_;
   std::vector<uint8_t> values_, moves_, remoteness_;  // DecodeStored
-  TierSet children_;
+  TierCache children_;  // the tiers of the layer below being read
   // The first errors this run found in the even layer being checked and
   // the odd one after it.
   std::vector<std::string> found_;
@@ -669,7 +537,7 @@ absl::StatusOr<VerifyReport> VerifyInWorkDir(
   const std::string sha256 = table.Sha256();
   if (absl::Status s = SameContent(options, sha256); !s.ok()) return s;
   const std::string manifest = absl::StrCat(
-      "verify tiers 3\ngame ", table.game().spec().Name(), "\ntable bytes ",
+      "verify tiers 4\ngame ", table.game().spec().Name(), "\ntable bytes ",
       table.file_bytes(), "\nreachable ", table.reachable(), "\nremoteness ",
       table.has_remoteness() ? 1 : 0, "\ntier indices ", tier, "\n",
       kContentLine, sha256, "\n");

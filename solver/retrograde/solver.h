@@ -2,7 +2,8 @@
 // reachable position of a game, by retrograde analysis layer by layer.
 //
 //   absl::StatusOr<mnk::Solution> s = mnk::Solve(game, {.threads = 2});
-//   mnk::Record r = s->records.view().Get(index.Index(pos));
+//   mnk::Record r = s->records().view().Get(index.Index(pos));
+//   s->kept->Write("3x3k3.mnk", game.spec(), s->stats.reachable);
 //   s->stats.reachable;  // 5478 for tic-tac-toe
 //
 // Every move adds a stone, so the positions with L stones (layer L) only lead
@@ -35,6 +36,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,7 @@
 #include "base/parallel/cluster.h"
 #include "rules/game/game.h"
 #include "rules/index/index.h"
+#include "table/layer_sink.h"
 #include "table/layout.h"
 #include "table/record.h"
 #include "table/write.h"
@@ -117,32 +120,27 @@ struct SolveStats {
   uint64_t index_visits = 0;
 };
 
-// What a solve found, kept as its layout says (only by the process that
-// keeps records: `keep`, rank 0).
+// What a solve found: its statistics, and what its layout keeps in a sink
+// (table/layer_sink.h: only the process that keeps records, rank 0, holds
+// any), which writes the table.
 struct Solution {
-  Solution(const Game& g, TableLayout layout, bool keep)
-      : game(g),
-        index(g),
-        layout(layout),
-        records(keep && layout.layout() == Layout::kFull ? index.size() : 0),
-        compact(keep && layout.layout() == Layout::kCompact
-                    ? CompactLayout(index).bytes()
-                    : 0,
-                0) {}
+  Solution(const Game& g, TableLayout layout)
+      : game(g), index(g), layout(layout) {}
   Game game;
   PositionIndex index;
   TableLayout layout;
-  RecordArrays records;          // full layout: every index's record
-  std::vector<uint8_t> compact;  // compact layout: the CompactLayout bytes
-  // Compressed layout: the sections of the file, in order; or, solved with
-  // a work dir, left there and read a layer at a time as the table is
-  // written (sections is then empty).
-  std::vector<std::string> sections;
-  SectionSource sections_in_work_dir;
-  // Book layout (SolveSparse, solver/retrograde/sparse.h): every reachable
-  // position in play.
-  BookEntries book;
   SolveStats stats;
+  std::unique_ptr<LayerSink> kept;
+
+  // What the layout keeps (empty for the others): the full layout's
+  // records; the compact layout's bytes (CompactLayout); the compressed
+  // layout's sections in file order, solved in memory (with a work dir they
+  // are read from there as the table is written); a book's positions
+  // (SolveSparse, solver/retrograde/sparse.h).
+  RecordArrays& records() const { return kept->records(); }
+  std::vector<uint8_t>& compact() const { return kept->compact(); }
+  std::vector<std::string>& sections() const { return kept->sections(); }
+  BookEntries& book() const { return kept->book(); }
 };
 
 // Solves `game` completely. kResourceExhausted when the records would need

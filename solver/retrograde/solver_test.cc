@@ -19,7 +19,7 @@ TEST(SolverTest, TicTacToeCounts) {
   EXPECT_EQ(s->stats.x_wins, 626u);
   EXPECT_EQ(s->stats.o_wins, 316u);
   EXPECT_EQ(s->stats.full_draws, 16u);
-  const Record start = s->records.view().Get(0);
+  const Record start = s->records().view().Get(0);
   EXPECT_EQ(start.value, Value::kDraw);
   EXPECT_EQ(start.remoteness, 9);
   EXPECT_EQ(start.best_move, 0);
@@ -39,7 +39,7 @@ void ExpectMatchesSearch(const GameSpec& spec, int threads) {
   const Game game = *Game::Create(spec);
   absl::StatusOr<Solution> s = Solve(game, {threads});
   ASSERT_TRUE(s.ok()) << s.status();
-  const RecordView view = s->records.view();
+  const RecordView view = s->records().view();
   uint64_t checked = 0;
   for (uint64_t i = 0; i < view.size; ++i) {
     const Record r = view.Get(i);

@@ -209,11 +209,11 @@ absl::StatusOr<Solution> SolveSparse(const Game& game,
                                      const SolveOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   if (absl::Status s = CheckSolvable(game); !s.ok()) return s;
-  Solution solution(game, TableLayout::Book(), /*keep=*/true);
+  Solution solution(game, TableLayout::Book());
   SparseSolver solver(game, options, solution);
   if (absl::Status s = solver.ListLayers(); !s.ok()) return s;
   solver.SolveLayers();
-  solution.book = solver.TakeEntries();
+  solution.kept = LayerSink::MakeBook(solver.TakeEntries());
   solution.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -40,7 +40,7 @@ void ExpectMatchesDenseSolve(const GameSpec& spec) {
   EXPECT_EQ(a.start_remoteness, b.start_remoteness);
 
   std::vector<uint64_t> in_play;
-  const RecordView view = dense->records.view();
+  const RecordView view = dense->records().view();
   for (uint64_t i = 0; i < view.size; ++i) {
     const Position p = dense->index.At(i);
     if (view.Get(i).value != Value::kUnreachable && game.IsCanonical(p) &&
@@ -48,7 +48,7 @@ void ExpectMatchesDenseSolve(const GameSpec& spec) {
       in_play.push_back(i);
     }
   }
-  const BookEntries& book = sparse->book;
+  const BookEntries& book = sparse->book();
   ASSERT_EQ(book.keys, in_play);
   ASSERT_EQ(book.records.size(), in_play.size());
   for (size_t i = 0; i < in_play.size(); ++i) {
@@ -78,7 +78,7 @@ TEST(SparseSolverTest, TicTacToe) {
   EXPECT_EQ(s->stats.start_remoteness, 9);
   // 765 classes, 138 of them over (Schaefer: 138 terminal positions up to
   // symmetry), 627 in play.
-  EXPECT_EQ(s->book.keys.size(), 627u);
+  EXPECT_EQ(s->book().keys.size(), 627u);
   EXPECT_EQ(s->layout, TableLayout::Book());
 }
 
@@ -96,8 +96,8 @@ TEST(SparseSolverTest, OneColumnOfForty) {
   EXPECT_EQ(s->stats.per_ply, std::vector<uint64_t>(41, 1));
   EXPECT_EQ(s->stats.start_value, Value::kDraw);
   EXPECT_EQ(s->stats.start_remoteness, 40);
-  ASSERT_EQ(s->book.keys.size(), 40u);
-  for (uint8_t r : s->book.records) {
+  ASSERT_EQ(s->book().keys.size(), 40u);
+  for (uint8_t r : s->book().records) {
     EXPECT_EQ(r >> kRemotenessBits, static_cast<int>(Value::kDraw));
   }
 }
@@ -110,13 +110,13 @@ TEST(SparseSolverTest, ThreeColumnsOfElevenMatchSearch) {
   absl::StatusOr<Solution> s = SolveSparse(game, {});
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->stats.reachable, 3204881u);
-  ASSERT_EQ(s->book.keys.size(), 908449u);
+  ASSERT_EQ(s->book().keys.size(), 908449u);
   std::unique_ptr<ConnectSearch> search = *ConnectSearch::Create(game, {20});
   const PositionIndex index(game);
-  for (size_t i = 0; i < s->book.keys.size(); ++i) {
-    const Position p = index.At(s->book.keys[i]);
+  for (size_t i = 0; i < s->book().keys.size(); ++i) {
+    const Position p = index.At(s->book().keys[i]);
     const SearchResult live = search->Solve(p);
-    ASSERT_EQ(s->book.records[i],
+    ASSERT_EQ(s->book().records[i],
               RecordArrays::Details(live.value, live.remoteness))
         << game.Format(p);
   }

@@ -1,0 +1,198 @@
+// ConnectSearch's root (search/connect.h): a position's exact score by
+// null windows, each searched by one thread or by several sharing the table
+// (Lazy SMP), and the answers built from it: a position's value and
+// remoteness, every move's, the best move, within a node budget.
+#include <atomic>
+#include <cassert>
+#include <optional>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "rules/game/policy.h"
+#include "search/connect.h"
+
+namespace mnk {
+
+int ConnectSearch::SolveScore(const Bits& b) {
+  if (CanWinNext(b)) return (cells_ + 1 - b.moves) / 2;
+  // Null windows: first the value (is it a win? a loss?), which prunes
+  // the most, then the score, each window at the bound the last one
+  // returned (fail-soft bounds are often the score itself).
+  int lo = -(cells_ - b.moves) / 2, hi = (cells_ + 1 - b.moves) / 2;
+  bool up = true;
+  while (lo < hi) {
+    const int mid = lo <= 0 && 0 < hi     ? 0
+                    : lo <= -1 && -1 < hi ? -1
+                    : up                  ? lo
+                                          : hi - 1;
+    const int r = NullWindow(b, mid);
+    if (main_.stopped) return 0;
+    if (r <= mid) {
+      hi = r;
+      up = false;
+    } else {
+      lo = r;
+      up = true;
+    }
+  }
+  return lo;
+}
+
+int ConnectSearch::ScoreToRemoteness(int score, int moves) const {
+  if (score == 0) return cells_ - moves;  // a draw fills the board
+  // The winner's last stone is the m-th, m one of two numbers by the
+  // score; the winner's stones go down on plies of one parity.
+  const int winner_parity = score > 0 ? (moves + 1) & 1 : moves & 1;
+  int m = cells_ + 2 - 2 * (score > 0 ? score : -score);
+  if ((m & 1) != winner_parity) --m;
+  return m - moves;
+}
+
+SearchResult ConnectSearch::ResultOf(int score, int moves) const {
+  const Value value = score > 0   ? Value::kWin
+                      : score < 0 ? Value::kLoss
+                                  : Value::kDraw;
+  return {value, ScoreToRemoteness(score, moves)};
+}
+
+SearchResult ConnectSearch::Solve(const Position& p) {
+  if (const std::optional<Value> end = game_.Primitive(p)) return {*end, 0};
+  const Bits b = ToBits(p);
+  return ResultOf(SolveScore(b), b.moves);
+}
+
+MoveAnalysis ConnectSearch::Analyze(
+    const Position& p, const std::function<void(int, int)>& progress) {
+  MoveAnalysis a;
+  if (const std::optional<Value> end = game_.Primitive(p)) {
+    a.result = {*end, 0};
+    return a;
+  }
+  const std::vector<int> cells = game_.LegalMoves(p);
+  int best_score = 0;
+  for (int cell : cells) {
+    const SearchResult child = Solve(Game::Play(p, cell));
+    if (main_.stopped) return a;  // unfinished (AnalyzeWithin)
+    const MoveResult move{cell, Negate(child.value), child.remoteness + 1};
+    a.moves.push_back(move);
+    const int score = PolicyScore(move.value, move.remoteness);
+    if (a.best_move < 0 || score > best_score) {
+      a.best_move = cell;
+      a.result = {move.value, move.remoteness};
+      best_score = score;
+    }
+    if (progress)
+      progress(static_cast<int>(a.moves.size()),
+               static_cast<int>(cells.size()));
+  }
+  return a;
+}
+
+std::optional<MoveAnalysis> ConnectSearch::AnalyzeWithin(
+    const Position& p, uint64_t max_nodes,
+    const std::function<void(int, int)>& progress,
+    const std::atomic<bool>* cancel) {
+  return Within(max_nodes, cancel, [&] { return Analyze(p, progress); });
+}
+
+bool ConnectSearch::ScoreAtMost(const Position& child, int bound) {
+  if (const std::optional<Value> end = game_.Primitive(child)) {
+    // Lost to the line just made (scored as the win it was a ply ago), or
+    // a full board.
+    const int score =
+        *end == Value::kDraw ? 0 : -(cells_ + 2 - child.stones()) / 2;
+    return score <= bound;
+  }
+  const Bits b = ToBits(child);
+  if (CanWinNext(b)) return (cells_ + 1 - b.moves) / 2 <= bound;
+  return NullWindow(b, bound) <= bound;
+}
+
+int ConnectSearch::NullWindow(const Bits& b, int bound) {
+  if (threads_ == 1 || cells_ - b.moves < kParallelEmpty) {
+    return Negamax(main_, b, bound, bound + 1);
+  }
+  // Lazy SMP: every thread searches the same window, sharing the table;
+  // the first to finish answers and stops the others.
+  alignas(64) std::atomic<bool> stop{false};
+  std::vector<Worker> helpers(threads_ - 1);
+  std::vector<int> scores(threads_ - 1);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < threads_ - 1; ++i) {
+    helpers[i].stop = &stop;
+    helpers[i].cancel = main_.cancel;
+    try {
+      threads.emplace_back([&, i] {
+        scores[i] = Negamax(helpers[i], b, bound, bound + 1);
+        if (!helpers[i].stopped) stop.store(true);
+      });
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: search with those started
+    }
+  }
+  main_.stop = &stop;
+  int score = Negamax(main_, b, bound, bound + 1);
+  stop.store(true);  // whichever helpers still search stop
+  for (std::thread& t : threads) t.join();
+  main_.stop = nullptr;
+  for (size_t i = 0; i < threads.size(); ++i) {
+    helper_nodes_ += helpers[i].nodes;
+    if (main_.stopped && !helpers[i].stopped) {  // a helper finished first
+      main_.stopped = false;
+      score = scores[i];
+    }
+  }
+  return score;
+}
+
+MoveAnalysis ConnectSearch::BestMove(
+    const Position& p, const std::function<void(int, int)>& progress) {
+  MoveAnalysis a;
+  if (const std::optional<Value> end = game_.Primitive(p)) {
+    a.result = {*end, 0};
+    return a;
+  }
+  const Bits b = ToBits(p);
+  const int score = SolveScore(b);
+  if (main_.stopped) return a;
+  a.result = ResultOf(score, b.moves);
+  // Every child scores at least -score for its mover; the best reach it.
+  const std::vector<int> cells = game_.LegalMoves(p);
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const bool best = ScoreAtMost(Game::Play(p, cells[i]), -score);
+    if (main_.stopped) return a;
+    if (progress)
+      progress(static_cast<int>(i + 1), static_cast<int>(cells.size()));
+    if (best) {
+      a.best_move = cells[i];
+      return a;
+    }
+  }
+  assert(false && "no move reaches the position's score");
+  return a;
+}
+
+std::optional<MoveAnalysis> ConnectSearch::BestMoveWithin(
+    const Position& p, uint64_t max_nodes,
+    const std::function<void(int, int)>& progress,
+    const std::atomic<bool>* cancel) {
+  return Within(max_nodes, cancel, [&] { return BestMove(p, progress); });
+}
+
+std::optional<MoveAnalysis> ConnectSearch::Within(
+    uint64_t max_nodes, const std::atomic<bool>* cancel,
+    const std::function<MoveAnalysis()>& answer) {
+  main_.node_limit =
+      max_nodes > ~main_.nodes ? ~uint64_t{0} : main_.nodes + max_nodes;
+  main_.cancel = cancel;
+  MoveAnalysis a = answer();
+  const bool stopped = main_.stopped;
+  main_.node_limit = ~uint64_t{0};
+  main_.cancel = nullptr;
+  main_.stopped = false;
+  if (stopped) return std::nullopt;
+  return a;
+}
+
+}  // namespace mnk

@@ -1,0 +1,168 @@
+#include "table/tier_store.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/numeric/bits.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "base/parallel/parallel.h"
+#include "table/file_io.h"
+
+namespace mnk {
+namespace {
+
+// A tier that should be in the work dir but is lost or damaged: the tiers
+// it came from are gone.
+absl::Status Lost(const WorkDir& dir, const std::string& name,
+                  absl::string_view why, const char* job) {
+  return absl::DataLossError(
+      absl::StrCat("tier ", name, " in ", dir.path(), " is lost (", why,
+                   "); the tiers it came from are gone: start the ", job,
+                   " again in an empty work dir"));
+}
+
+}  // namespace
+
+TierStore::TierStore(const Game& game, const PositionIndex& index,
+                     uint64_t tier_indices, WorkDir dir)
+    : game_(game),
+      index_(index),
+      shift_(absl::countr_zero(tier_indices)),
+      dir_(std::move(dir)) {}
+
+int TierStore::Tiers(int layer) const {
+  return static_cast<int>(((index_.layer_size(layer) - 1) >> shift_) + 1);
+}
+
+TierRange TierStore::Tier(int layer, int t) const {
+  const uint64_t begin = static_cast<uint64_t>(t) << shift_;
+  const uint64_t end =
+      std::min(index_.layer_size(layer), begin + tier_indices());
+  return {begin, end, index_.layer_offset(layer) + begin, end - begin};
+}
+
+std::string TierStore::Name(char kind, int layer, int t) {
+  return absl::StrFormat("%c%02d-T%06d", kind, layer, t);
+}
+
+std::string TierStore::LayerName(char kind, int layer) {
+  return absl::StrFormat("%c%02d", kind, layer);
+}
+
+std::vector<bool> TierStore::ChildTiers(int layer, const TierRange& r) const {
+  std::vector<bool> needed(Tiers(layer + 1), false);
+  const uint64_t patterns = index_.patterns(layer);
+  const uint64_t child_patterns = index_.patterns(layer + 1);
+  const uint64_t last_shape = (r.end - 1) / patterns;
+  Mask occupied = index_.Shape(layer, r.begin / patterns);
+  for (uint64_t shape = r.begin / patterns;; ++shape) {
+    for (Mask s = game_.Playable(occupied); s != 0; s &= s - 1) {
+      const uint64_t child = index_.ShapeRank(occupied | (s & -s));
+      const uint64_t first = child * child_patterns >> shift_;
+      const uint64_t last = ((child + 1) * child_patterns - 1) >> shift_;
+      for (uint64_t t = first; t <= last; ++t) needed[t] = true;
+    }
+    if (shape == last_shape) break;
+    occupied = index_.NextShape(occupied);
+  }
+  return needed;
+}
+
+absl::Status TierStore::PutReach(int layer, const std::vector<uint64_t>& words,
+                                 int threads) const {
+  std::vector<absl::Status> statuses(threads);
+  ParallelChunks(
+      Tiers(layer), 1, threads, [&](uint64_t from, uint64_t to, int worker) {
+        for (uint64_t t = from; t < to; ++t) {
+          const TierRange r = Tier(layer, static_cast<int>(t));
+          std::string bytes((r.count + 63) / 64 * 8, '\0');
+          for (size_t w = 0; w < bytes.size() / 8; ++w) {
+            PutLittleEndian(&bytes[8 * w], words[(r.begin >> 6) + w], 8);
+          }
+          absl::Status s =
+              dir_.Put(Name('R', layer, static_cast<int>(t)), bytes);
+          if (statuses[worker].ok()) statuses[worker] = s;
+        }
+      });
+  for (const absl::Status& s : statuses) {
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<uint64_t>> TierStore::GetReach(
+    int layer, int t, const char* job) const {
+  if (layer == 0) return std::vector<uint64_t>{1};  // the empty board
+  const TierRange r = Tier(layer, t);
+  const std::string name = Name('R', layer, t);
+  absl::StatusOr<std::string> kept = dir_.Get(name);
+  if (!kept.ok()) return Lost(dir_, name, kept.status().message(), job);
+  if (kept->size() != (r.count + 63) / 64 * 8) {
+    return Lost(dir_, name, "the wrong size", job);
+  }
+  std::vector<uint64_t> words(kept->size() / 8);
+  for (size_t w = 0; w < words.size(); ++w) {
+    words[w] = GetLittleEndian(kept->data() + 8 * w, 8);
+  }
+  return words;
+}
+
+absl::Status TierStore::RemoveLayer(char kind, int layer) const {
+  for (int t = 0; t < Tiers(layer); ++t) {
+    if (absl::Status s = dir_.Remove(Name(kind, layer, t)); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+void TierCache::Clear() {
+  key_.clear();
+  std::vector<std::string>().swap(tiers_);
+  std::vector<std::string>().swap(spare_);
+  pointers_.clear();
+}
+
+absl::Status TierCache::Hold(
+    const TierStore& store, char kind, int layer,
+    const std::vector<bool>& needed, size_t head,
+    const std::function<uint64_t(int t)>& payload_bytes, const char* job) {
+  if (key_ != TierStore::Name(kind, layer, 0)) {
+    key_ = TierStore::Name(kind, layer, 0);
+    for (std::string& t : tiers_) spare_.push_back(std::move(t));
+    tiers_.clear();
+    pointers_.clear();
+  }
+  shift_ = store.shift();
+  mask_ = store.tier_indices() - 1;
+  tiers_.resize(needed.size());
+  pointers_.resize(needed.size(), nullptr);
+  for (size_t t = 0; t < needed.size(); ++t) {
+    if (!needed[t] && pointers_[t] != nullptr) {
+      spare_.push_back(std::move(tiers_[t]));
+      tiers_[t] = std::string();
+      pointers_[t] = nullptr;
+    }
+  }
+  // Only the head and the layer bytes are decompressed, not what the
+  // payload holds after them.
+  for (size_t t = 0; t < needed.size(); ++t) {
+    if (!needed[t] || pointers_[t] != nullptr) continue;
+    if (!spare_.empty()) {
+      tiers_[t] = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    const int tier = static_cast<int>(t);
+    const std::string name = TierStore::Name(kind, layer, tier);
+    absl::StatusOr<uint64_t> size = store.dir().GetHead(
+        name, head + store.Tier(layer, tier).count, tiers_[t]);
+    if (!size.ok())
+      return Lost(store.dir(), name, size.status().message(), job);
+    if (*size != payload_bytes(tier)) {
+      return Lost(store.dir(), name, "the wrong size", job);
+    }
+    pointers_[t] = reinterpret_cast<const uint8_t*>(tiers_[t].data()) + head;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace mnk
