@@ -54,6 +54,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "rules/game/game.h"
+#include "search/connect_board.h"
 #include "search/connect_table.h"
 #include "search/search.h"
 
@@ -167,24 +168,10 @@ class ConnectSearch {
     const std::atomic<bool>* stop = nullptr;
     const std::atomic<bool>* cancel = nullptr;
   };
-  // A position on the search's own board: the stones of the side to move,
-  // every stone, the same two of its mirror image, and the stones' number.
-  struct Bits {
-    uint64_t mover;
-    uint64_t mask;
-    uint64_t mirror_mover;
-    uint64_t mirror_mask;
-    int moves;
-  };
+  using Bits = ConnectBoard::Bits;
 
   ConnectSearch(const Game& game, const ConnectSearchOptions& options);
 
-  Bits ToBits(const Position& p) const;
-  // The position after the side to move plays `move` (one bit).
-  Bits Child(const Bits& b, uint64_t move) const {
-    return {b.mover ^ b.mask, b.mask | move, b.mirror_mover ^ b.mirror_mask,
-            b.mirror_mask | mirror_bit_[absl::countr_zero(move)], b.moves + 1};
-  }
   int ScoreToRemoteness(int score, int moves) const;
   // A score's value and remoteness, with `moves` stones on the board.
   SearchResult ResultOf(int score, int moves) const;
@@ -235,17 +222,6 @@ class ConnectSearch {
   // position is big enough.
   int NullWindow(const Bits& b, int bound);
 
-  uint64_t Playable(uint64_t mask) const { return (mask + bottom_) & board_; }
-  // The empty cells where a stone of `stones` would complete k in a row.
-  uint64_t WinningCells(uint64_t stones, uint64_t mask) const;
-  // The moves that do not hand the opponent a win on the next ply, given
-  // the opponent's winning cells: 0 when every move loses at once.
-  uint64_t SafeMoves(uint64_t mask, uint64_t threats) const;
-  bool CanWinNext(const Bits& b) const {
-    return (WinningCells(b.mover, b.mask) & Playable(b.mask)) != 0;
-  }
-  // The position's key, the same for its mirror image: never 0.
-  uint64_t Key(const Bits& b) const;
   // Narrows [*lower, *upper] by the key's entry; returns its refutation as
   // a column of the position (`mirrored`: the key is its mirror's), or -1.
   int TableBounds(uint64_t key, bool mirrored, int* lower, int* upper) const;
@@ -253,29 +229,10 @@ class ConnectSearch {
   // stored upper bound already lifts the node to beta, if there is one.
   std::optional<int> TranspositionCutoff(const Bits& b, uint64_t safe,
                                          int beta) const;
-  // How promising a move looks, for ordering, from the stones after it
-  // and the winning cells it leaves its maker.
-  int MoveScore(uint64_t mask, uint64_t threats) const;
-  // True when `stones` hold k in a row.
-  bool HasLine(uint64_t stones) const;
-  // The score's bounds at a node with no win on the next two plies (the
-  // caller's checks): the soonest wins, narrowed by the lines each player
-  // can still make.
-  void StaticBounds(const Bits& b, int* lower, int* upper) const;
 
   const Game game_;
-  const int width_, height_, k_, cells_;
-  uint64_t bottom_ = 0;  // the lowest cell of each column
-  uint64_t board_ = 0;   // every cell (no sentinel)
-  // The steps of the directions a line fits in (up, right, right and
-  // down, right and up), directions_ of them.
-  int shift_[4];
-  int directions_ = 0;
-  // Columns, centre first: the order of moves that score the same.
-  std::vector<int> order_;
-  uint64_t mirror_bit_[64] = {};  // bit i's image in the mirror
-  uint64_t column_[64] = {};      // the cells of each column
-  uint64_t odd_rows_ = 0;         // rows 1, 3, ... from the bottom (row 0)
+  const ConnectBoard board_;
+  const int cells_;
   int etc_moves_;  // transposition cutoffs are looked for before this ply
   ConnectTable table_;
   const int threads_;

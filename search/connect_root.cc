@@ -15,7 +15,7 @@
 namespace mnk {
 
 int ConnectSearch::SolveScore(const Bits& b) {
-  if (CanWinNext(b)) return (cells_ + 1 - b.moves) / 2;
+  if (board_.CanWinNext(b)) return (cells_ + 1 - b.moves) / 2;
   // Null windows: first the value (is it a win? a loss?), which prunes
   // the most, then the score, each window at the bound the last one
   // returned (fail-soft bounds are often the score itself).
@@ -58,7 +58,7 @@ SearchResult ConnectSearch::ResultOf(int score, int moves) const {
 
 SearchResult ConnectSearch::Solve(const Position& p) {
   if (const std::optional<Value> end = game_.Primitive(p)) return {*end, 0};
-  const Bits b = ToBits(p);
+  const Bits b = board_.ToBits(p);
   return ResultOf(SolveScore(b), b.moves);
 }
 
@@ -104,8 +104,8 @@ bool ConnectSearch::ScoreAtMost(const Position& child, int bound) {
         *end == Value::kDraw ? 0 : -(cells_ + 2 - child.stones()) / 2;
     return score <= bound;
   }
-  const Bits b = ToBits(child);
-  if (CanWinNext(b)) return (cells_ + 1 - b.moves) / 2 <= bound;
+  const Bits b = board_.ToBits(child);
+  if (board_.CanWinNext(b)) return (cells_ + 1 - b.moves) / 2 <= bound;
   return NullWindow(b, bound) <= bound;
 }
 
@@ -153,7 +153,7 @@ MoveAnalysis ConnectSearch::BestMove(
     a.result = {*end, 0};
     return a;
   }
-  const Bits b = ToBits(p);
+  const Bits b = board_.ToBits(p);
   const int score = SolveScore(b);
   if (main_.stopped) return a;
   a.result = ResultOf(score, b.moves);

@@ -1,0 +1,247 @@
+// The board of the Connect search (search/connect.h draws its bits): a
+// position as bitboards, a move, the cells that complete a line, the moves
+// that hand the opponent no win, a position's key shared with its mirror
+// image, how promising a move looks, and the score's bounds from the lines
+// each side can still make. Header-only: every node of the search calls
+// these, and they must inline.
+//
+//   const mnk::ConnectBoard board(game);           // 7x6, 4 in a row
+//   mnk::ConnectBoard::Bits b = board.ToBits(pos);
+//   uint64_t threats = board.WinningCells(b.mover ^ b.mask, b.mask);
+//   uint64_t safe = board.SafeMoves(b.mask, threats);
+#ifndef MNK_SEARCH_CONNECT_BOARD_H_
+#define MNK_SEARCH_CONNECT_BOARD_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "absl/numeric/bits.h"
+#include "rules/game/game.h"
+
+namespace mnk {
+
+class ConnectBoard {
+ public:
+  // A position: the stones of the side to move, every stone, the same two
+  // of its mirror image, and the stones' number.
+  struct Bits {
+    uint64_t mover;
+    uint64_t mask;
+    uint64_t mirror_mover;
+    uint64_t mirror_mask;
+    int moves;
+  };
+
+  // A gravity board of at most 64 bits as drawn (ConnectSearch::Create
+  // checks).
+  explicit ConnectBoard(const Game& game);
+
+  int width() const { return width_; }
+  int cells() const { return cells_; }
+  // Columns, centre first: the order of moves that score the same.
+  const std::vector<int>& order() const { return order_; }
+  // The cells of column c.
+  uint64_t column(int c) const { return column_[c]; }
+  // The column of a move (one bit).
+  int ColumnOf(uint64_t move) const {
+    return absl::countr_zero(move) / (height_ + 1);
+  }
+
+  Bits ToBits(const Position& p) const;
+  // The position after the side to move plays `move` (one bit).
+  Bits Child(const Bits& b, uint64_t move) const {
+    return {b.mover ^ b.mask, b.mask | move, b.mirror_mover ^ b.mirror_mask,
+            b.mirror_mask | mirror_bit_[absl::countr_zero(move)], b.moves + 1};
+  }
+  uint64_t Playable(uint64_t mask) const { return (mask + bottom_) & board_; }
+  // The empty cells where a stone of `stones` would complete k in a row.
+  uint64_t WinningCells(uint64_t stones, uint64_t mask) const;
+  // The moves that do not hand the opponent a win on the next ply, given
+  // the opponent's winning cells: 0 when every move loses at once.
+  uint64_t SafeMoves(uint64_t mask, uint64_t threats) const;
+  bool CanWinNext(const Bits& b) const {
+    return (WinningCells(b.mover, b.mask) & Playable(b.mask)) != 0;
+  }
+  // The position's key, the same for its mirror image: never 0.
+  uint64_t Key(const Bits& b) const;
+  // Whether `key` (Key(b)) is b's mirror image's.
+  bool Mirrored(const Bits& b, uint64_t key) const {
+    return key != b.mover + b.mask + bottom_;
+  }
+  // How promising a move looks, for ordering, from the stones after it
+  // and the winning cells it leaves its maker.
+  int MoveScore(uint64_t mask, uint64_t threats) const;
+  // True when `stones` hold k in a row.
+  bool HasLine(uint64_t stones) const;
+  // The score's bounds at a node with no win on the next two plies (the
+  // search's checks): the soonest wins, narrowed by the lines each player
+  // can still make.
+  void StaticBounds(const Bits& b, int* lower, int* upper) const;
+
+ private:
+  const int width_, height_, k_, cells_;
+  uint64_t bottom_ = 0;  // the lowest cell of each column
+  uint64_t board_ = 0;   // every cell (no sentinel)
+  // The steps of the directions a line fits in (up, right, right and
+  // down, right and up), directions_ of them.
+  int shift_[4];
+  int directions_ = 0;
+  std::vector<int> order_;
+  uint64_t mirror_bit_[64] = {};  // bit i's image in the mirror
+  uint64_t column_[64] = {};      // the cells of each column
+  uint64_t odd_rows_ = 0;         // rows 1, 3, ... from the bottom (row 0)
+};
+
+namespace connect_internal {
+
+// The cells where a stone completes K in a row along step s: the j cells
+// after it and the K - 1 - j cells before it hold stones, for some j.
+// after[j] / before[j]: the cells with j stones after / before them.
+// K = 4, written out: two stones after and before, each with a third.
+inline uint64_t CompletingFour(uint64_t p, int s) {
+  const uint64_t before = (p << s) & (p << 2 * s);
+  const uint64_t after = (p >> s) & (p >> 2 * s);
+  return (before & ((p << 3 * s) | (p >> s))) |
+         (after & ((p >> 3 * s) | (p << s)));
+}
+
+template <int K>
+inline uint64_t CompletingCells(uint64_t stones, int s) {
+  uint64_t after[K], before[K];
+  after[0] = before[0] = ~uint64_t{0};
+  for (int j = 1; j < K; ++j) {
+    after[j] = after[j - 1] & stones >> (j * s);
+    before[j] = before[j - 1] & stones << (j * s);
+  }
+  uint64_t cells = 0;
+  for (int j = 0; j < K; ++j) cells |= after[j] & before[K - 1 - j];
+  return cells;
+}
+
+// The same for any k (up to 64), less fast.
+inline uint64_t CompletingCellsAny(uint64_t stones, int s, int k) {
+  uint64_t after[64], before[64];
+  after[0] = before[0] = ~uint64_t{0};
+  for (int j = 1; j < k; ++j) {
+    after[j] = after[j - 1] & stones >> (j * s);
+    before[j] = before[j - 1] & stones << (j * s);
+  }
+  uint64_t cells = 0;
+  for (int j = 0; j < k; ++j) cells |= after[j] & before[k - 1 - j];
+  return cells;
+}
+
+template <int K>
+inline uint64_t CompletingCells(uint64_t stones, const int* shifts,
+                                int directions) {
+  uint64_t cells = 0;
+  for (int d = 0; d < directions; ++d) {
+    cells |= CompletingCells<K>(stones, shifts[d]);
+  }
+  return cells;
+}
+
+}  // namespace connect_internal
+
+inline uint64_t ConnectBoard::WinningCells(uint64_t stones,
+                                           uint64_t mask) const {
+  uint64_t cells;
+  switch (k_) {
+    case 1:
+      cells = ~uint64_t{0};
+      break;
+    case 2:
+      cells = connect_internal::CompletingCells<2>(stones, shift_, directions_);
+      break;
+    case 3:
+      cells = connect_internal::CompletingCells<3>(stones, shift_, directions_);
+      break;
+    case 4:
+      if (directions_ == 4) {  // every board of 4 by 4 or more
+        cells = ((stones << 1) & (stones << 2) & (stones << 3)) |
+                connect_internal::CompletingFour(stones, shift_[1]) |
+                connect_internal::CompletingFour(stones, shift_[2]) |
+                connect_internal::CompletingFour(stones, shift_[3]);
+      } else {
+        cells =
+            connect_internal::CompletingCells<4>(stones, shift_, directions_);
+      }
+      break;
+    case 5:
+      cells = connect_internal::CompletingCells<5>(stones, shift_, directions_);
+      break;
+    default:
+      cells = 0;
+      for (int d = 0; d < directions_; ++d) {
+        cells |= connect_internal::CompletingCellsAny(stones, shift_[d], k_);
+      }
+  }
+  return cells & (board_ ^ mask);
+}
+
+inline uint64_t ConnectBoard::SafeMoves(uint64_t mask, uint64_t threats) const {
+  uint64_t possible = Playable(mask);
+  const uint64_t forced = possible & threats;
+  if (forced != 0) {
+    if ((forced & (forced - 1)) != 0) return 0;  // two threats: lost
+    possible = forced;
+  }
+  // Not under an opponent's winning cell (the sentinel takes the bottom's).
+  return possible & ~(threats >> 1);
+}
+
+inline uint64_t ConnectBoard::Key(const Bits& b) const {
+  // mover + mask + bottom: per column, the stones of the side to move below
+  // a 1 that marks the column's height. Unique, never 0.
+  return std::min(b.mover + b.mask + bottom_,
+                  b.mirror_mover + b.mirror_mask + bottom_);
+}
+
+inline int ConnectBoard::MoveScore(uint64_t mask, uint64_t threats) const {
+  // Threats, ties to those the opponent must not play under at once.
+  const uint64_t next = (Playable(mask) << 1) & board_;
+  return 2 * absl::popcount(threats) + absl::popcount(threats & next);
+}
+
+inline bool ConnectBoard::HasLine(uint64_t stones) const {
+  for (int d = 0; d < directions_; ++d) {
+    const int s = shift_[d];
+    uint64_t runs = stones;  // cells starting a run of `length` stones
+    int length = 1;
+    while (2 * length <= k_) {
+      runs &= runs >> (length * s);
+      length *= 2;
+    }
+    if (length < k_) runs &= runs >> ((k_ - length) * s);
+    if (runs != 0) return true;
+  }
+  return false;
+}
+
+inline void ConnectBoard::StaticBounds(const Bits& b, int* lower,
+                                       int* upper) const {
+  // The opponent cannot win before its second stone from here, nor the
+  // side to move before its second.
+  *lower = -(cells_ - 2 - b.moves) / 2;
+  *upper = (cells_ - 1 - b.moves) / 2;
+  const uint64_t empty = board_ & ~b.mask;
+  const uint64_t opponent = b.mover ^ b.mask;
+  // A player whose stones and every empty cell hold no line cannot win.
+  if (!HasLine(b.mover | empty)) *upper = std::min(*upper, 0);
+  if (!HasLine(opponent | empty)) *lower = std::max(*lower, 0);
+  // Claimeven: with an even number of stones in every column (and an even
+  // height), the opponent can answer every move directly above it, taking
+  // every empty cell of the odd rows (counted from 0 at the bottom) and
+  // leaving the even rows to the side to move. If that gives the side to
+  // move no line, it cannot win; if it also gives the opponent one, it
+  // loses.
+  if (height_ % 2 == 0 && (Playable(b.mask) & odd_rows_) == 0 &&
+      !HasLine(b.mover | (empty & ~odd_rows_))) {
+    *upper = std::min(*upper, HasLine(opponent | (empty & odd_rows_)) ? -1 : 0);
+  }
+}
+
+}  // namespace mnk
+
+#endif  // MNK_SEARCH_CONNECT_BOARD_H_
