@@ -124,7 +124,7 @@ std::string Catalog::GamesJson() const {
   Json list = Json::array();
   for (const Served& s : games_) {
     const GameSpec& spec = s.source->game().spec();
-    Json game = {{"id", s.id}, {"name", spec.Name()}};
+    Json game = {{"id", s.id}, {"name", spec.Name()}, {"title", spec.Title()}};
     game.update(GameJson(spec));
     game["cells"] = spec.cells();
     if (const Table* table = s.source->table()) {

@@ -12,9 +12,10 @@
 //   const mnk::StaticFiles::File* f = web->Find("/");  // index.html
 //
 // API (every body is JSON; errors are {"error": "..."}):
-//   GET /api/games            [{"id","name","width","height","k","gravity",
-//                               "misere","cells","reachable","layout",
-//                               "table_bytes"}, ...] in the order added (a
+//   GET /api/games            [{"id","name","title","width","height","k",
+//                               "gravity","misere","cells","reachable",
+//                               "layout","table_bytes"}, ...] in the order
+//                               added ("title": GameSpec::Title(); a
 //                               game played by search: "layout":"search",
 //                               "reachable":null, its book's bytes)
 //   GET /api/position?game=ID&position=STR

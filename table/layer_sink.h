@@ -9,7 +9,9 @@
 //   std::visit([&](auto keep) { /* keep.Solved(i, p, byte, move) */ },
 //              sink->KeepLayer(stones, first, entries));
 //   sink->Take(stones, 0, layer_bytes, entries, nullptr);
-//   sink->LayerDone(stones, playing);      // compressed: encoded
+//   sink->LayerDone(stones, playing, /*head=*/0);  // compressed: encoded
+//   // after layer 0:
+//   sink->Finish();
 //   sink->Write("4x4k4.mnk", spec, reachable);
 //
 // A layer byte is a position's value << kRemotenessBits | remoteness (0 for

@@ -68,6 +68,9 @@ class ApiTest(unittest.TestCase):
         games = self.server.get_json("/api/games")
         self.assertEqual([g["id"] for g in games],
                          ["3x3k3", "3x3k3m", "4x4k4g", "7x6k4g"])
+        self.assertEqual([g["title"] for g in games],
+                         ["Tic-tac-toe", "Mis\u00e8re tic-tac-toe",
+                          "Connect-style 4x4", "Connect Four"])
         searched = games[3]
         self.assertEqual((searched["width"], searched["height"], searched["k"],
                           searched["gravity"], searched["reachable"],

@@ -75,14 +75,15 @@ class PageTest(unittest.TestCase):
         return "(your turn)" in s or s.startswith("Game over") or (
             "computer" not in s and "to move" in s)
 
-    def new_game(self, game, first, mark):
+    def new_game(self, game, side):
+        """A new game of `game` with the person playing `side`: X (first),
+        O (the computer opens) or both."""
         Select(self.driver.find_element(By.ID, "game")).select_by_value(game)
         self.wait(lambda d: self.settled() and self.game_id() == game)
-        Select(self.driver.find_element(By.ID, "first")).select_by_value(first)
-        Select(self.driver.find_element(By.ID, "mark")).select_by_value(mark)
+        Select(self.driver.find_element(By.ID, "side")).select_by_value(side)
         self.driver.find_element(By.ID, "new").click()
         self.wait(lambda d: self.settled() and (
-            first != "human" or "." * 3 in self.position()))
+            side != "X" or "." * 3 in self.position()))
 
     def game_id(self):
         query = urllib.parse.urlparse(self.driver.current_url).query
@@ -107,9 +108,9 @@ class PageTest(unittest.TestCase):
                 self.assertIsNone(remoteness)
         return answer
 
-    def play_game(self, game, first, mark):
+    def play_game(self, game, side):
         """A whole game by clicks; returns the final status."""
-        self.new_game(game, first, mark)
+        self.new_game(game, side)
         plies = 0
         while True:
             answer = self.check_cells(game)
@@ -146,16 +147,12 @@ class PageTest(unittest.TestCase):
 
     def test_never_loses_as_x_or_o(self):
         self.open()
-        for game, first, mark in [("3x3k3", "human", "X"),
-                                  ("3x3k3", "ai", "O"),
-                                  ("3x3k3", "human", "O"),
-                                  ("3x3k3", "ai", "X"),
-                                  ("3x3k3m", "human", "X"),
-                                  ("3x3k3m", "ai", "O")]:
-            for _ in range(2):
-                final = self.play_game(game, first, mark)
+        for game, side in [("3x3k3", "X"), ("3x3k3", "O"), ("3x3k3m", "X"),
+                           ("3x3k3m", "O")]:
+            for _ in range(3):
+                final = self.play_game(game, side)
                 self.assertTrue(final.startswith("Game over"), final)
-                self.assertNotIn("You win", final, (game, first, mark))
+                self.assertNotIn("You win", final, (game, side))
 
     def test_gravity_board(self):
         self.open("?game=4x4k4g")
@@ -165,12 +162,18 @@ class PageTest(unittest.TestCase):
                   self.settled())
         self.assertEqual(self.position()[-2], "X")
         self.check_cells("4x4k4g")
-        final = self.play_game("4x4k4g", "ai", "X")
+        # A click on a disc plays its column too: the next stone lands on it.
+        column = lambda: sum(row[2] != "." for row in self.position().split("/"))
+        before, stones = self.position(), column()
+        self.cell(14).click()
+        self.wait(lambda d: self.position() != before and self.settled())
+        self.assertGreater(column(), stones, self.position())
+        final = self.play_game("4x4k4g", "O")
         self.assertNotIn("You win", final)
 
     def test_gravity_discs_and_every_move_listed(self):
         self.open("?game=4x4k4g")
-        self.new_game("4x4k4g", "ai", "O")  # the computer opens, as X
+        self.new_game("4x4k4g", "O")  # the computer opens, as X
         self.wait(lambda d: self.position() != "..../..../..../....")
         items = self.driver.find_elements(By.CSS_SELECTOR, "#moves li")
         self.assertEqual(len(items), 1, "the computer's opening move")
@@ -204,7 +207,7 @@ class PageTest(unittest.TestCase):
 
     def test_undo_redo(self):
         self.open("?game=3x3k3")
-        self.new_game("3x3k3", "human", "X")
+        self.new_game("3x3k3", "X")
         self.cell(4).click()
         self.wait(lambda d: self.position().count("O") == 1 and self.settled())
         after_one = self.position()
@@ -236,7 +239,7 @@ class PageTest(unittest.TestCase):
 
     def test_keyboard(self):
         self.open("?game=3x3k3")
-        self.new_game("3x3k3", "human", "X")
+        self.new_game("3x3k3", "X")
         self.cell(0).send_keys(Keys.ARROW_RIGHT)
         self.assertEqual(self.driver.switch_to.active_element.get_attribute(
             "data-cell"), "1")
@@ -273,9 +276,66 @@ class PageTest(unittest.TestCase):
         self.wait(lambda d: self.message() == "" and
                   self.position() == "XO./.../...")
 
+    def test_stones_and_status_agree(self):
+        # The computer opens as X: its stone is drawn X, as the position says.
+        self.open("?game=3x3k3")
+        self.new_game("3x3k3", "O")
+        self.wait(lambda d: self.position().count("X") == 1)
+        cell = self.position().replace("/", "").index("X")
+        self.assertEqual(self.cell(cell).text.split("\n")[0], "X")
+        self.assertTrue(self.status().startswith("O to move (your turn)"),
+                        self.status())
+
+    def test_game_titles_and_legend(self):
+        self.open("?game=4x4k4g")
+        options = [o.text for o in Select(self.driver.find_element(
+            By.ID, "game")).options]
+        self.assertEqual(options, ["Tic-tac-toe", "Mis\u00e8re tic-tac-toe",
+                                   "Connect-style 4x4", "Connect Four"])
+        legend = self.driver.find_element(By.ID, "legend").text
+        for words in ["win", "draw", "loss", "plies to the end",
+                      "perfect player's move", "above the columns"]:
+            self.assertIn(words, legend)
+
+    def test_gravity_values_above_the_columns(self):
+        self.open("?game=4x4k4g")
+        answer = self.server.position("4x4k4g", self.position())
+        labels = self.driver.find_elements(By.CSS_SELECTOR, ".colvalue")
+        self.assertEqual(len(labels), 4)
+        by_column = {m["column"]: m for m in answer["moves"]}
+        for label in labels:
+            move = by_column[int(label.get_attribute("data-col"))]
+            self.assertEqual(label.get_attribute("data-value"), move["value"])
+            self.assertEqual(label.text, "%s %d" % (move["value"],
+                                                    move["remoteness"]))
+        # The holes stay white: a value is never drawn like a disc.
+        for move in answer["moves"]:
+            self.assertEqual(self.cell(move["move"]).value_of_css_property(
+                "background-color"), "rgba(255, 255, 255, 1)")
+        # A label plays its column.
+        labels[1].click()
+        self.wait(lambda d: self.position()[-3] == "X" and self.settled())
+
+    def test_phone_width(self):
+        self.driver.set_window_size(390, 844)
+        try:
+            self.open("?game=7x6k4g")
+            width = self.driver.execute_script(
+                "return document.documentElement.clientWidth")
+            scroll = self.driver.execute_script(
+                "return document.documentElement.scrollWidth")
+            self.assertLessEqual(scroll, width)
+            board = self.driver.find_element(By.ID, "board").rect
+            self.assertLessEqual(board["x"] + board["width"], width)
+            self.assertLess(board["y"], 844 / 2, board)
+            self.assertEqual(len(self.driver.find_elements(
+                By.CSS_SELECTOR, "[data-cell]")), 42)
+        finally:
+            self.driver.set_window_size(1100, 1000)
+
     def test_screenshot(self):
         self.open("?game=3x3k3")
-        self.new_game("3x3k3", "human", "X")
+        self.new_game("3x3k3", "X")
         for cell in (4, 0):
             before = self.position()
             if before[cell + cell // 3] != ".":

@@ -14,8 +14,7 @@ const state = {
   game: null,       // the one being played
   line: [],         // positions from the start of this game (strings)
   cursor: 0,        // the shown position: line[cursor]
-  human: 0,         // 0: the person moves first; 1: second; 'both'
-  mark: 'X',        // how the person's stones are drawn
+  human: 0,         // the person's side: 0 X, first; 1 O; 'both'
   answers: new Map(),  // "game position" -> the API's answer
   busy: false,      // waiting for the computer's move
 };
@@ -59,12 +58,8 @@ const isOver = (answer) => answer.moves.length === 0;
 const humanToMove = (answer) =>
   state.human === 'both' || sideOf(answer) === state.human;
 
-// How a side's stones are drawn: the person's with their mark.
-function markOf(side) {
-  if (state.human === 'both') return side === 0 ? 'X' : 'O';
-  const other = state.mark === 'X' ? 'O' : 'X';
-  return side === state.human ? state.mark : other;
-}
+// A side's mark, as in position strings: X moves first.
+const markOf = (side) => (side === 0 ? 'X' : 'O');
 
 function outcome(value, remoteness) {
   if (remoteness === null) return value;
@@ -99,11 +94,14 @@ function drawBoard(answer) {
   board.className = (game.gravity ? 'gravity ' : '') +
       ($('show-values').checked ? 'show-values' : '');
   board.style.gridTemplateColumns = `repeat(${game.width}, var(--cell))`;
-  const size = Math.max(28, Math.min(64, Math.floor(480 / game.width)));
+  // As wide as the screen allows (a phone's 390 px holds 7x6), 64 px at most.
+  const room = Math.min(480, document.documentElement.clientWidth - 48);
+  const size = Math.max(24, Math.min(64, Math.floor(room / game.width) - 6));
   board.style.setProperty('--cell', `${size}px`);
   const rows = answer.position.split('/');
   const moves = new Map(answer.moves.map((m) => [m.move, m]));
   const canPlay = !isOver(answer) && humanToMove(answer) && !state.busy;
+  if (game.gravity) drawColumnValues(answer, canPlay);
   for (let cell = 0; cell < game.cells; ++cell) {
     const row = Math.floor(cell / game.width), col = cell % game.width;
     const stone = rows[row][col];
@@ -114,8 +112,8 @@ function drawBoard(answer) {
     button.dataset.row = row;
     button.dataset.col = col;
     const move = moves.get(cell);
-    // With gravity, any empty cell of a column plays the column's move.
-    const target = move || (game.gravity && stone === '.' ?
+    // With gravity, any cell of a column plays the column's move.
+    const target = move || (game.gravity ?
         answer.moves.find((m) => m.column === col) : undefined);
     let label = `cell ${cell}`;
     if (stone !== '.') {
@@ -132,8 +130,11 @@ function drawBoard(answer) {
       const rem = document.createElement('span');
       rem.className = 'rem';
       rem.textContent = move.remoteness === null ? '' : move.remoteness;
-      button.append(rem);
-      if (move.move === answer.best_move) button.classList.add('best');
+      // With gravity the values stand above the columns, not on the holes.
+      if (!game.gravity) button.append(rem);
+      if (move.move === answer.best_move && !game.gravity) {
+        button.classList.add('best');
+      }
       label += `, ${outcome(move.value, move.remoteness)}`;
     }
     button.setAttribute('aria-label', label);
@@ -149,6 +150,34 @@ function drawBoard(answer) {
     if (again) again.focus();
   }
   $('columns-hint').hidden = !game.gravity;
+  $('gravity-legend').hidden = !game.gravity;
+}
+
+// A gravity board's first row: above each column, what playing there gives
+// the side to move, so that no value looks like a disc.
+function drawColumnValues(answer, canPlay) {
+  for (let col = 0; col < state.game.width; ++col) {
+    const move = answer.moves.find((m) => m.column === col);
+    const label = document.createElement('button');
+    label.type = 'button';
+    label.className = 'colvalue';
+    label.dataset.col = col;
+    label.tabIndex = -1;
+    if (move) {
+      label.dataset.value = move.value;
+      label.textContent = move.remoteness === null ? move.value :
+          `${move.value} ${move.remoteness}`;
+      if (move.move === answer.best_move) label.classList.add('best');
+      label.setAttribute('aria-label', `column ${col}, ` +
+          outcome(move.value, move.remoteness));
+    }
+    if (move && canPlay) {
+      label.addEventListener('click', () => humanMove(move.move));
+    } else {
+      label.setAttribute('aria-disabled', 'true');
+    }
+    $('board').append(label);
+  }
 }
 
 // Every move of the line, the computer's included. The items are made
@@ -250,6 +279,8 @@ async function show() {
     $('status').textContent = 'Thinking…';
     try {
       await extend(play(answer.position, answer.best_move, answer.to_move));
+    } catch (error) {
+      $('message').textContent = `The computer could not move: ${error.message}`;
     } finally {
       state.busy = false;
     }
@@ -270,7 +301,13 @@ async function humanMove(cell) {
   const answer = await analyse(state.line[state.cursor]);
   if (isOver(answer) || !humanToMove(answer)) return;
   $('message').textContent = '';
-  await extend(play(answer.position, cell, answer.to_move));
+  try {
+    await extend(play(answer.position, cell, answer.to_move));
+  } catch (error) {
+    $('message').textContent = `That move could not be answered: ${error.message}`;
+    await render();
+    return;
+  }
   await show();
 }
 
@@ -306,9 +343,8 @@ async function start(position) {
 
 async function newGame() {
   if (state.busy) return;
-  const first = $('first').value;
-  state.mark = $('mark').value;
-  state.human = first === 'both' ? 'both' : first === 'human' ? 0 : 1;
+  const side = $('side').value;
+  state.human = side === 'both' ? 'both' : side === 'X' ? 0 : 1;
   $('message').textContent = '';
   await start(emptyPosition(state.game));
 }
@@ -320,11 +356,9 @@ async function open(position, where) {
   try {
     const answer = await analyse(position);
     if (state.human !== 'both') {
-      // The person takes the side to move, drawn with its own letter.
+      // The person takes the side to move.
       state.human = sideOf(answer);
-      state.mark = answer.to_move;
-      $('mark').value = state.mark;
-      $('first').value = state.human === 0 ? 'human' : 'ai';
+      $('side').value = answer.to_move;
     }
     $('message').textContent = '';
     await start(answer.position);
@@ -383,7 +417,7 @@ async function main() {
   for (const g of state.games) {
     const option = document.createElement('option');
     option.value = g.id;
-    option.textContent = `${g.name} (${g.id})`;
+    option.textContent = g.title;
     $('game').append(option);
   }
   $('game').addEventListener('change', () => {

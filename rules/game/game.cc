@@ -44,6 +44,22 @@ std::string GameSpec::Name() const {
                       misere ? " mis\xc3\xa8re" : "");
 }
 
+std::string GameSpec::Title() const {
+  if (*this == GameSpec{3, 3, 3}) return "Tic-tac-toe";
+  if (*this == GameSpec{3, 3, 3, false, true})
+    return "Mis\xc3\xa8re tic-tac-toe";
+  const std::string board = absl::StrCat(width, "x", height);
+  if (gravity && k == 4 && !misere) {
+    return width == 7 && height == 6 ? "Connect Four"
+                                     : absl::StrCat("Connect-style ", board);
+  }
+  static constexpr const char* kCount[] = {"one",  "two",  "three",
+                                           "four", "five", "six"};
+  const std::string count = k <= 6 ? kCount[k - 1] : absl::StrCat(k);
+  return absl::StrCat(Name(), ": ", count, " in a row", misere ? " loses," : "",
+                      " on ", board);
+}
+
 std::string GameSpec::FileStem() const {
   return absl::StrCat(width, "x", height, "k", k, gravity ? "g" : "",
                       misere ? "m" : "");

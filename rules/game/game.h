@@ -120,6 +120,11 @@ struct GameSpec {
   // "3,3,3", "7,6,4 gravity" or "3,3,3 misère": how people and error
   // messages name a game.
   std::string Name() const;
+  // What a player calls the game: "Tic-tac-toe", "Misère tic-tac-toe",
+  // "Connect Four" (7,6,4 gravity), "Connect-style 6x6" (four in a row with
+  // gravity), else the name and the rule: "5,5,4: four in a row on 5x5",
+  // "4,4,3 misère: three in a row loses, on 4x4".
+  std::string Title() const;
   // "3x3k3", "7x6k4g" or "3x3k3m": a short name for file names.
   std::string FileStem() const;
   friend bool operator==(const GameSpec& a, const GameSpec& b) {

@@ -22,6 +22,17 @@ TEST(GameSpecTest, Names) {
   EXPECT_EQ((GameSpec{7, 6, 4, true}).Name(), "7,6,4 gravity");
   EXPECT_EQ((GameSpec{7, 6, 4, true}).FileStem(), "7x6k4g");
   EXPECT_EQ((GameSpec{3, 3, 3, false, true}).Name(), "3,3,3 mis\xc3\xa8re");
+  EXPECT_EQ(GameSpec().Title(), "Tic-tac-toe");
+  EXPECT_EQ((GameSpec{3, 3, 3, false, true}).Title(),
+            "Mis\xc3\xa8re tic-tac-toe");
+  EXPECT_EQ((GameSpec{7, 6, 4, true}).Title(), "Connect Four");
+  EXPECT_EQ((GameSpec{6, 6, 4, true}).Title(), "Connect-style 6x6");
+  EXPECT_EQ((GameSpec{5, 5, 4}).Title(), "5,5,4: four in a row on 5x5");
+  EXPECT_EQ((GameSpec{4, 4, 3, false, true}).Title(),
+            "4,4,3 mis\xc3\xa8re: three in a row loses, on 4x4");
+  EXPECT_EQ((GameSpec{4, 4, 4, true, true}).Title(),
+            "4,4,4 gravity mis\xc3\xa8re: four in a row loses, on 4x4");
+  EXPECT_EQ((GameSpec{9, 9, 7}).Title(), "9,9,7: 7 in a row on 9x9");
   EXPECT_EQ((GameSpec{3, 3, 3, false, true}).FileStem(), "3x3k3m");
   EXPECT_NE((GameSpec{3, 3, 3, false, true}), GameSpec());
 }
