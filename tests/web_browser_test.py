@@ -2,9 +2,12 @@
 
 Plays whole games by clicks as X and as O (the perfect player never loses),
 checks every legal cell's data-value and data-remoteness against the API at
-every step, undo and redo, a gravity board, the keyboard, and bad positions
-in the URL and the editor. Saves a screenshot (page.png) among the test's
-outputs and prints the page's load time.
+every step, undo and redo, a gravity board (its column labels against the
+API, clicks on discs), the keyboard, the stones and status against the
+position, the games' names and the legend, no horizontal scrolling on a
+390x844 screen, and bad positions in the URL and the editor. Saves a
+screenshot (page.png) among the test's outputs and prints the page's load
+time.
 """
 
 import os
