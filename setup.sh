@@ -5,9 +5,14 @@
 # libmicrohttpd all come from Debian.
 #
 #   ./setup.sh           what building, solving and playing need
-#   ./setup.sh --tests   that, and what only the tests and CI need: Open MPI
-#                        (solve_mpi and its tests), Chromium, its driver and
-#                        Selenium (the web page's tests), clang and its
+#   ./setup.sh --web     that, and the WebAssembly build (//wasm): Debian's
+#                        emscripten and node, and the sources it compiles
+#                        that Debian packages only as libraries (Abseil's
+#                        and zlib's, from Debian's source packages, into
+#                        /usr/local/src/mnk-wasm)
+#   ./setup.sh --tests   all that, and what only the tests and CI need: Open
+#                        MPI (solve_mpi and its tests), Chromium, its driver
+#                        and Selenium (the web page's tests), clang and its
 #                        runtimes (sanitizers, fuzzing), clang-format, time
 set -euo pipefail
 
@@ -28,6 +33,11 @@ packages=(
   g++
   git
 )
+web_packages=(
+  emscripten             # em++: the WebAssembly build
+  node-acorn             # ... its JavaScript optimizer's parser
+  nodejs                 # ... and its tests
+)
 test_packages=(
   libopenmpi-dev         # //solver:solve_mpi
   openmpi-bin            # ... and mpirun, for it and its tests
@@ -44,12 +54,15 @@ test_packages=(
 
 case "${1:-}" in
   "") ;;
-  --tests) packages+=("${test_packages[@]}") ;;
+  --web) packages+=("${web_packages[@]}") ;;
+  --tests) packages+=("${web_packages[@]}" "${test_packages[@]}") ;;
   *)
-    echo "setup: unknown option '$1': expected nothing or --tests" >&2
+    echo "setup: unknown option '$1': expected nothing, --web or --tests" >&2
     exit 1
     ;;
 esac
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 
 missing=()
 for p in "${packages[@]}"; do
@@ -58,14 +71,39 @@ for p in "${packages[@]}"; do
 done
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" > /dev/null
 fi
 bazel --version > /dev/null
+
+# The sources the WebAssembly build compiles (//third_party:wasm_sources.bzl
+# finds them here): the versions of Debian's own packages, from its source
+# packages (a deb-src entry is added for them if there is none).
+wasm_sources=/usr/local/src/mnk-wasm
+if [ "${1:-}" != "" ] && ! [ -f "$wasm_sources/abseil/absl/base/config.h" -a \
+                            -f "$wasm_sources/zlib/crc32.c" ]; then
+  echo "setup: fetching Abseil's and zlib's sources into $wasm_sources"
+  if ! grep -rqs "^Types: deb-src" /etc/apt/sources.list.d/ &&
+     ! grep -qs "^deb-src" /etc/apt/sources.list; then
+    printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" \
+      "Suites: bookworm" "Components: main" \
+      "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+      $sudo tee /etc/apt/sources.list.d/mnk-deb-src.sources > /dev/null
+    $sudo apt-get update -qq
+  fi
+  download=$(mktemp -d)
+  (cd "$download" && apt-get source --download-only -qq abseil zlib 2> /dev/null)
+  $sudo mkdir -p "$wasm_sources/abseil" "$wasm_sources/zlib"
+  $sudo tar -xf "$download"/abseil_*.orig.tar.* -C "$wasm_sources/abseil" \
+    --strip-components=1
+  $sudo tar -xf "$download"/zlib_*.orig.tar.* -C "$wasm_sources/zlib" \
+    --strip-components=1
+  rm -rf "$download"
+fi
 if [ "${1:-}" == --tests ]; then
   echo "setup: all packages present, the tests' extras included"
+elif [ "${1:-}" == --web ]; then
+  echo "setup: all packages present, the WebAssembly build's included"
 else
   echo "setup: all packages present"
 fi

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The pipeline, first to last.
-order=(rules base table search solver verify data player api python install bench)
+order=(rules base table search solver verify data player api python wasm install bench)
 
 production="//:all"
 for folder in "${order[@]}"; do production="$production + //$folder/..."; done

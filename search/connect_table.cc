@@ -24,7 +24,7 @@ void ConnectTable::Unmap::operator()(Bucket* b) const { munmap(b, bytes); }
 
 ConnectTable::ConnectTable(int bits, bool shared)
     : buckets_(static_cast<Bucket*>(MapTable(kEntryBytes << bits)),
-               Unmap{kEntryBytes << bits}),
+               Unmap{static_cast<size_t>(kEntryBytes << bits)}),
       shift_(64 - bits),
       shared_(shared) {}
 

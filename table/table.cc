@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -14,7 +13,6 @@
 #include <cstring>
 
 #include "absl/cleanup/cleanup.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "rules/game/printable.h"
@@ -214,14 +212,6 @@ absl::StatusOr<Table> Table::Load(const std::string& path,
         delete f;
       });
   return table;
-}
-
-std::string Table::Sha256() const {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(t_->data(), t_->size, digest, &length, EVP_sha256(), nullptr);
-  return absl::BytesToHexString(
-      absl::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 absl::Status Table::CheckUnchanged() const {

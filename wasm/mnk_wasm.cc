@@ -1,0 +1,78 @@
+// The perfect player compiled to WebAssembly (//wasm:mnk_core): the same
+// answer source and answer lines as `play --batch --json`, bound to
+// JavaScript with embind. wasm/mnk.mjs wraps it in the module's API.
+//
+//   const game = new core.Game(3, 3, 3, false, false, "", 64 << 20);
+//   game.error();               // "" when it opened
+//   game.answer(".../.X./...");  // one JSON line, as play --batch --json
+//   game.delete();
+//
+// Built by em++ only (wasm/build.sh), never by the host compiler: errors
+// come back as strings, as no exception crosses into JavaScript.
+#include <emscripten/bind.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "player/answer_source.h"
+#include "player/answers.h"
+#include "rules/game/game.h"
+
+namespace mnk {
+namespace {
+
+class WasmGame {
+ public:
+  // The answers of the game width x height, k in a row (its built-in
+  // table, or the search after the built-in book), or, when `table_path`
+  // names a file of the module's file system, of that table's game; a
+  // search's transposition table takes `search_memory` bytes.
+  WasmGame(int width, int height, int k, bool gravity, bool misere,
+           const std::string& table_path, double search_memory) {
+    SourceOptions options;
+    options.table = table_path;
+    options.placement = Table::Placement::kInMemory;
+    options.search_memory = static_cast<uint64_t>(search_memory);
+    options.search_memory_name = "searchMemory";
+    std::optional<GameSpec> spec;
+    if (table_path.empty()) spec = GameSpec{width, height, k, gravity, misere};
+    absl::StatusOr<std::unique_ptr<AnswerSource>> source =
+        AnswerSource::Open(spec, options);
+    if (source.ok()) {
+      source_ = *std::move(source);
+    } else {
+      error_ = std::string(source.status().message());
+    }
+  }
+
+  // Why the game could not be opened; empty when it was.
+  std::string error() const { return error_; }
+  // "Tic-tac-toe", "Connect Four" (GameSpec::Title).
+  std::string title() const {
+    return source_ ? source_->game().spec().Title() : "";
+  }
+  // The answer to one position, as one line of `play --batch --json`: the
+  // analysis, or {"input": ..., "error": ...}.
+  std::string answer(const std::string& position) const {
+    if (!source_) return "";
+    AnswerSource::Lease lease = source_->Take();
+    return AnswerLine(lease.oracle(), position, /*json=*/true);
+  }
+
+ private:
+  std::unique_ptr<AnswerSource> source_;
+  std::string error_;
+};
+
+}  // namespace
+}  // namespace mnk
+
+EMSCRIPTEN_BINDINGS(mnk) {
+  emscripten::class_<mnk::WasmGame>("Game")
+      .constructor<int, int, int, bool, bool, const std::string&, double>()
+      .function("error", &mnk::WasmGame::error)
+      .function("title", &mnk::WasmGame::title)
+      .function("answer", &mnk::WasmGame::answer);
+}

@@ -1,0 +1,58 @@
+// wasm_test.sh's checks in node: the module's answers, line for line,
+// against the native play's (DIR/*.native for the positions DIR/*.txt),
+// then a table opened from bytes and the errors. Exits 1 at the first
+// difference, saying where.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import {load} from './mnk.mjs';
+
+const [dir, table] = process.argv.slice(2);
+const mnk = await load({wasmBinary: fs.readFileSync(
+    new URL('./mnk_core.wasm', import.meta.url))});
+const lines = (file) =>
+  fs.readFileSync(`${dir}/${file}`, 'utf8').split('\n').slice(0, -1);
+
+// Each position's answer (or error) as play --batch --json writes it.
+function compare(name, game) {
+  const native = lines(`${name}.native`);
+  const positions = lines(`${name}.txt`);
+  assert.equal(native.length, positions.length);
+  positions.forEach((position, i) => {
+    let got;
+    try {
+      got = JSON.stringify(game.analyse(position));
+    } catch (error) {
+      got = JSON.stringify({input: position, error: error.message});
+    }
+    assert.equal(got, native[i], `${name}: position ${position}`);
+  });
+  console.log(`${name}: ${positions.length} answers as play's`);
+}
+
+const ttt = mnk.openGame({width: 3, height: 3, k: 3});
+assert.equal(ttt.title, 'Tic-tac-toe');
+compare('ttt', ttt);
+assert.throws(() => ttt.analyse('XXX/OOO/...'), /both players have 3 in a row/);
+ttt.close();
+
+const c4x4 = mnk.openGame({width: 4, height: 4, k: 4, gravity: true});
+compare('c4x4', c4x4);
+c4x4.close();
+
+// The same table from its bytes, as a page fetches it.
+const bytes = fs.readFileSync(table);
+const fromBytes = mnk.openTable(bytes);
+assert.equal(fromBytes.title, 'Connect-style 4x4');
+compare('c4x4', fromBytes);
+fromBytes.close();
+assert.throws(() => mnk.openTable(bytes.subarray(0, 1000)), /table/);
+
+const c7x6 = mnk.openGame({width: 7, height: 6, k: 4, gravity: true});
+assert.equal(c7x6.title, 'Connect Four');
+compare('c7x6', c7x6);
+c7x6.close();
+
+assert.throws(() => mnk.openGame({width: 5, height: 5, k: 4}),
+              /no built-in table/);
+assert.throws(() => mnk.openGame({width: 0, height: 3, k: 3}), /width/);
+console.log('wasm: all answers as play\'s');

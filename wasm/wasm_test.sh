@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The WebAssembly module (wasm/mnk.mjs) against the native `play`, under
+# node: every reachable tic-tac-toe position, 2,000 of Connect-style 4x4
+# (built in), the same 4x4 table opened from its bytes, Connect Four 7x6
+# from the book and by search, bad positions, and the errors of bad games
+# and tables (wasm_test.mjs).
+set -euo pipefail
+out=${TEST_TMPDIR:-$(mktemp -d)}
+positions() {  # table count: positions drawn by `sample`, one a line
+  player/sample --table="$1" --count="$2" | grep -v '^#' | cut -d' ' -f1
+}
+positions data/3x3k3.mnk 6000 > "$out/ttt.txt"    # all 5,478 of them
+positions data/4x4k4g.mnk 2000 > "$out/c4x4.txt"
+cat > "$out/c7x6.txt" <<'POSITIONS'
+......./......./......./......./......./.......
+......./......./......./......./......./...X...
+......./......./......./......./...O.../..OXX..
+......./...X.../...O.../...X.../...O.../.OOX.X.
+......./......./.OO..../.XX..../.XXO.O./XOXXOO.
+......./......./......./XO...../OXOXOXO/XOXOXOX
+......./......./......./......./OOOOOO./XXXXXXX
+XXXX.../......./......./......./......./.......
+POSITIONS
+printf '%s\n' ".../.../..." "XXX/OO./..." "X../.../" "nonsense" >> "$out/ttt.txt"
+player/play --batch --json < "$out/ttt.txt" > "$out/ttt.native"
+player/play --batch --json --width=4 --height=4 --k=4 --gravity \
+  < "$out/c4x4.txt" > "$out/c4x4.native"
+player/play --batch --json --width=7 --height=6 --k=4 --gravity \
+  < "$out/c7x6.txt" > "$out/c7x6.native"
+# The example of docs/javascript.md, run beside the module, prints what
+# its comments say.
+mkdir -p "$out/example"
+ln -sf "$PWD"/wasm/mnk.mjs "$PWD"/wasm/mnk_core.mjs "$PWD"/wasm/mnk_core.wasm \
+  "$out/example/"
+sed -n '/^```js$/,/^```$/p' docs/javascript.md | sed '1d;$d' > "$out/example/example.mjs"
+got=$(cd "$out/example" && node --preserve-symlinks example.mjs)
+want=$(grep -o '// .*' "$out/example/example.mjs" | grep -v '^// In a' | cut -c4-)
+[ "$got" = "$want" ] || {
+  echo "docs/javascript.md's example printed:"; echo "$got"
+  echo "its comments say:"; echo "$want"; exit 1; }
+echo "docs/javascript.md: the example prints what it says"
+# Runfiles are symbolic links: the modules import each other where they
+# are linked, not where their sources are.
+exec node --preserve-symlinks --preserve-symlinks-main wasm/wasm_test.mjs \
+  "$out" data/4x4k4g.mnk
