@@ -12,13 +12,15 @@
 namespace mnk {
 namespace {
 
-// Each layer's first index: a sink outlives the index it was made for (a
-// solve's Solution is moved), so it keeps what it needs of it.
+// Each layer's first index, then the index's size (so that layer l has
+// offsets[l + 1] - offsets[l] indices): a sink outlives the index it was
+// made for (a solve's Solution is moved), so it keeps what it needs of it.
 std::vector<uint64_t> LayerOffsets(const PositionIndex& index) {
   std::vector<uint64_t> offsets;
   for (int l = 0; l <= index.cells(); ++l) {
     offsets.push_back(index.layer_offset(l));
   }
+  offsets.push_back(index.size());
   return offsets;
 }
 
@@ -108,13 +110,6 @@ class CompactSink : public LayerSink {
   std::vector<uint8_t> compact_;
 };
 
-// Each layer's size.
-std::vector<uint64_t> LayerSizes(const PositionIndex& index) {
-  std::vector<uint64_t> sizes;
-  for (int l = 0; l <= index.cells(); ++l) sizes.push_back(index.layer_size(l));
-  return sizes;
-}
-
 // A layer's file that should be in the work dir but is not, or damaged:
 // the tiers it came from are gone.
 absl::Status LostLayer(const WorkDir& dir, const std::string& name,
@@ -176,7 +171,7 @@ class CompressedSink : public LayerSink {
                  TableLayout layout, const TierStore* store)
       : LayerSink(layout),
         game_(game),
-        layer_sizes_(LayerSizes(index)),
+        offsets_(LayerOffsets(index)),
         store_(store),
         layers_(game.cells() / 2 + 1) {}
 
@@ -246,7 +241,8 @@ class CompressedSink : public LayerSink {
   // their codes; no layer is ever held whole.
   absl::Status EncodeTiers(int stones, uint64_t playing, size_t head) {
     std::vector<RunEncoder> encoders = CompressedLayerBuilder::Encoders(
-        game_, layout().has_remoteness(), layer_sizes_[stones], playing);
+        game_, layout().has_remoteness(),
+        offsets_[stones + 1] - offsets_[stones], playing);
     for (int pass = 2; pass <= 3; ++pass) {
       for (int t = 0; t < store_->Tiers(stones); ++t) {
         const TierRange r = store_->Tier(stones, t);
@@ -318,7 +314,7 @@ class CompressedSink : public LayerSink {
   }
 
   const Game game_;
-  const std::vector<uint64_t> layer_sizes_;
+  const std::vector<uint64_t> offsets_;  // LayerOffsets
   // The solve's tiers, while it runs (the sections are then read from
   // their own copy of the work dir).
   const TierStore* const store_;

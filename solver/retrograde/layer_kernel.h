@@ -120,6 +120,8 @@ class StatsAdder {
   void Add(int stones, const Counts& counts, uint64_t index_visits);
   // The empty board's layer byte.
   void SetStart(uint8_t byte);
+  // The statistics being added up (the tier counts are set directly).
+  SolveStats& stats() { return stats_; }
 
  private:
   const Game& game_;

@@ -219,8 +219,8 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
     LayerKernel kernel(solution.game, solution.index, threads, progress);
     StatsAdder stats(solution.game, solution.stats);
     const SolveParts parts{solution.game, solution.index, *solution.kept,
-                           stats,         solution.stats, progress,
-                           kernel,        threads,        forward};
+                           stats,         progress,       kernel,
+                           threads,       forward};
     absl::Status status;
     if (store.has_value()) {
       TieredSolver solver(parts, *store, cluster, options.resume);

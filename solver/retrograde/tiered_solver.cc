@@ -94,12 +94,12 @@ absl::Status TieredSolver::SolveMyTiers(int stones) {
     if (resume_) {
       absl::StatusOr<uint64_t> kept = store_.dir().Check(name);
       if (kept.ok() && *kept == PayloadBytes(stones, r)) {
-        ++parts_.stats_out.tiers_loaded;
+        ++parts_.stats.stats().tiers_loaded;
         parts_.progress.AddResumed(r.count);
         continue;
       }
       if (kept.status().code() != absl::StatusCode::kNotFound) {
-        ++parts_.stats_out.tiers_redone;
+        ++parts_.stats.stats().tiers_redone;
       }
     }
     if (has_children) {
@@ -132,7 +132,7 @@ absl::Status TieredSolver::SolveMyTiers(int stones) {
                          [this, name, payload = absl::string_view(payload)] {
                            return store_.dir().Put(name, payload);
                          });
-    ++parts_.stats_out.tiers_solved;
+    ++parts_.stats.stats().tiers_solved;
   }
   if (absl::Status s = FinishWrite(writing); status.ok()) status = s;
   children_.Clear();
@@ -209,7 +209,7 @@ absl::StatusOr<uint64_t> TieredSolver::ReadTier(const std::string& name) {
 absl::Status TieredSolver::PutDoneLayer(int stones, const Counts& counts) {
   std::string done;
   counts.AppendTo(&done);
-  const SolveStats& stats = parts_.stats_out;
+  const SolveStats& stats = parts_.stats.stats();
   done.push_back(stones == 0 ? static_cast<char>(RecordArrays::Details(
                                    stats.start_value, stats.start_remoteness))
                              : '\0');
@@ -234,7 +234,7 @@ absl::Status TieredSolver::TakeDoneLayer(int stones) {
   }
   parts_.stats.Add(stones, Counts::Read(done->data()),
                    parts_.kernel.index_visits());
-  ++parts_.stats_out.layers_loaded;
+  ++parts_.stats.stats().layers_loaded;
   parts_.progress.AddResumed(parts_.index.layer_size(stones));
   if (stones == 0) {
     parts_.stats.SetStart(static_cast<uint8_t>((*done)[kCountBytes]));

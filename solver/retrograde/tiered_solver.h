@@ -37,7 +37,6 @@ struct SolveParts {
   const PositionIndex& index;
   LayerSink& sink;
   StatsAdder& stats;
-  SolveStats& stats_out;
   Progress& progress;
   LayerKernel& kernel;
   int threads;
