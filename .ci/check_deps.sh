@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The dependency rules of docs/code.md, from bazel query: the top-level
 # folders are in pipeline order and each depends only on earlier ones (the
-# root package with the fuzz macro's replay main, docs/ and tests/ aside); no
+# root package with the static site, docs/ and tests/ aside); no
 # production package depends on tests/; the packages form no cycle (tsort
 # fails on a loop). --list prints the package edges.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The pipeline, first to last.
-order=(rules base table search solver verify data player api python wasm install bench)
+order=(tools rules base table search solver verify data player api python wasm install bench)
 
 production="//:all"
 for folder in "${order[@]}"; do production="$production + //$folder/..."; done

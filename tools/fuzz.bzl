@@ -21,7 +21,7 @@ def fuzz_target(name, srcs, deps, corpus):
     native.cc_test(
         name = name + "_corpus_test",
         srcs = srcs,
-        deps = deps + ["//:fuzz_replay_main"],
+        deps = deps + ["//tools:fuzz_replay_main"],
         args = [native.package_name() + "/" + corpus],
         data = native.glob([corpus + "/*"]),
     )
