@@ -59,6 +59,12 @@ absl::StatusOr<std::unique_ptr<Table>> LoadNamed(
 
 }  // namespace
 
+std::vector<GameSpec> BuiltinGames() {
+  return {GameSpec{3, 3, 3}, GameSpec{3, 3, 3, false, /*misere=*/true},
+          GameSpec{4, 4, 4, /*gravity=*/true},
+          GameSpec{7, 6, 4, /*gravity=*/true}};
+}
+
 AnswerSource::Lease::Lease(Lease&& other) noexcept
     : source_(other.source_), search_(other.search_) {
   other.search_ = nullptr;

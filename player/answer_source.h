@@ -51,6 +51,11 @@ struct SourceOptions {
   uint64_t max_nodes = 0;
 };
 
+// The games answered with no file, in the order a menu lists them: those
+// of the built-in tables (tic-tac-toe, misère tic-tac-toe, Connect-style
+// 4x4) and Connect Four 7x6, searched after the built-in book.
+std::vector<GameSpec> BuiltinGames();
+
 class AnswerSource {
  public:
   // The source of `spec`'s answers. With options.table, the table must be

@@ -194,7 +194,8 @@ std::string AnalysisLine(const Game& game, const Analysis& a) {
 }
 
 absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
-                              bool json, bool too_long, std::string* out) {
+                              bool json, bool too_long, std::string* out,
+                              const Progress& progress) {
   auto error = [&](absl::string_view message) {
     constexpr size_t kEcho = 64;
     const std::string input = line.size() > kEcho
@@ -211,10 +212,10 @@ absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
   if (line.empty()) return error("empty line: expected a position");
   absl::StatusOr<Position> p = oracle.game().Parse(line);
   if (!p.ok()) return error(p.status().message());
-  absl::StatusOr<Analysis> a = oracle.Analyze(*p);
+  absl::StatusOr<Analysis> a = oracle.Analyze(*p, progress);
   if (!a.ok()) {
     error(a.status().message()).IgnoreError();
-    return a.status();  // the table's fault, not the line's
+    return a.status();  // the oracle's fault, not the line's
   }
   if (json) {
     AppendAnalysisJson(oracle.game(), *a, out);

@@ -47,11 +47,13 @@ void AppendAnalysisLine(const Game& game, const Analysis& a, std::string* out);
 // says the line was cut at kMaxLineBytes.
 std::string AnswerLine(const Oracle& oracle, absl::string_view line, bool json,
                        bool too_long = false);
-// The same, appended to *out. Returns the table's error when the table
-// could not answer (a damaged page: the line is an error line too), OK
-// otherwise, bad lines included.
+// The same, appended to *out. Returns the oracle's error when it could not
+// answer (a damaged page, a search over its budget or cancelled: the line
+// is an error line too), OK otherwise, bad lines included. `progress` is
+// called as a search goes through the moves.
 absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
-                              bool json, bool too_long, std::string* out);
+                              bool json, bool too_long, std::string* out,
+                              const Progress& progress = {});
 
 // Reads one line (without its '\n', or "\r\n") of at most kMaxLineBytes;
 // a longer line is consumed to its end and reported through *too_long.

@@ -117,41 +117,27 @@ absl::StatusOr<SearchFlags> SearchFlagsChecked() {
   return f;
 }
 
-// Connect Four 7x6, too big to tabulate: by search, after the built-in
-// book.
-absl::Status AddConnectFour(const SearchFlags& flags, Catalog& games) {
+// The built-in games (Connect Four 7x6 by search, after the built-in
+// book), then the --tables folder, each of its tables replacing a built-in
+// game's source.
+absl::Status LoadGames(const SearchFlags& flags, Catalog& games) {
   SourceOptions options;
   options.search_memory = flags.memory;
   options.search_memory_name = flags.memory_name;
   options.searches = flags.searches;
   options.max_nodes = flags.nodes;
-  absl::StatusOr<std::unique_ptr<AnswerSource>> source =
-      AnswerSource::Open(GameSpec{7, 6, 4, /*gravity=*/true}, options);
-  if (!source.ok()) return source.status();
-  absl::Status s = games.Add(*std::move(source));
-  return absl::IsAlreadyExists(s) ? absl::OkStatus() : s;
-}
-
-// The built-in tables, the --tables folder, and Connect Four by search.
-absl::Status LoadGames(const SearchFlags& flags, Catalog& games) {
-  for (const GameSpec& spec :
-       {GameSpec{3, 3, 3}, GameSpec{3, 3, 3, false, true},
-        GameSpec{4, 4, 4, true}}) {
+  for (const GameSpec& spec : BuiltinGames()) {
     absl::StatusOr<std::unique_ptr<AnswerSource>> source =
-        AnswerSource::Open(spec, {});
+        AnswerSource::Open(spec, options);
     if (!source.ok()) return source.status();
     if (absl::Status s = games.Add(*std::move(source)); !s.ok()) return s;
   }
   const std::string dir = UserPath(absl::GetFlag(FLAGS_tables));
-  if (!dir.empty()) {
-    const Table::Placement placement = absl::GetFlag(FLAGS_in_memory)
-                                           ? Table::Placement::kInMemory
-                                           : Table::Placement::kMapped;
-    if (absl::Status s = games.AddDirectory(dir, placement); !s.ok()) {
-      return s;
-    }
-  }
-  return AddConnectFour(flags, games);
+  if (dir.empty()) return absl::OkStatus();
+  const Table::Placement placement = absl::GetFlag(FLAGS_in_memory)
+                                         ? Table::Placement::kInMemory
+                                         : Table::Placement::kMapped;
+  return games.AddDirectory(dir, placement);
 }
 
 // --port, --bind and the search flags, as the HTTP layer takes them.

@@ -10,6 +10,10 @@
 //   a.value, a.remoteness, a.best_move;       // "win", 1, 4
 //   a.moves;                                  // [{move, value, remoteness}]
 //   game.close();
+//   mnk.games();                              // the built-in games
+//
+// Each call runs to its end on the calling thread: a page runs searches in
+// a web worker instead (mnk_player.mjs), where they can be cancelled.
 //
 // Without a browser's fetch (node), pass the module's bytes:
 //   await load({wasmBinary: fs.readFileSync('mnk_core.wasm')});
@@ -24,6 +28,13 @@ class Mnk {
   constructor(core) {
     this.core = core;
     this.tables = 0;
+  }
+
+  // The games openGame answers with no table: [{id, name, title, width,
+  // height, k, gravity, misere, cells}] (serve's /api/games lists them with
+  // the same fields).
+  games() {
+    return JSON.parse(this.core.games());
   }
 
   // A game of the family: its built-in table, or, on a Connect-style board
@@ -70,10 +81,15 @@ class Game {
   // The position (rows from the top, X, O or . a cell, / between rows):
   // {game, position, to_move, value, remoteness, best_move, moves: [{move,
   // value, remoteness}]} (with gravity also best_column and each move's
-  // column). Throws an Error saying what is wrong with a bad position.
-  analyse(position) {
-    const answer = JSON.parse(this.game.answer(position));
-    if ('error' in answer) throw new Error(answer.error);
+  // column). A search visits at most `maxNodes` positions (0: no limit)
+  // and calls onProgress(movesDone, moves) as it goes. Throws an Error
+  // saying what is wrong, its `code` "INVALID_ARGUMENT" for a bad position,
+  // "RESOURCE_EXHAUSTED" for a search over its budget.
+  analyse(position, {maxNodes = 0, onProgress} = {}) {
+    const answer = JSON.parse(this.game.answer(position, maxNodes, onProgress));
+    if ('error' in answer) {
+      throw Object.assign(new Error(answer.error), {code: answer.code});
+    }
     return answer;
   }
 

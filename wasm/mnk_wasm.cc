@@ -2,9 +2,10 @@
 // answer source and answer lines as `play --batch --json`, bound to
 // JavaScript with embind. wasm/mnk.mjs wraps it in the module's API.
 //
+//   core.games();  // the built-in games: [{"id":"3x3k3","title":...}, ...]
 //   const game = new core.Game(3, 3, 3, false, false, "", 64 << 20);
 //   game.error();               // "" when it opened
-//   game.answer(".../.X./...");  // one JSON line, as play --batch --json
+//   game.answer(".../.X./...", 0, undefined);  // as play --batch --json
 //   game.delete();
 //
 // Built by em++ only (wasm/build.sh), never by the host compiler: errors
@@ -16,9 +17,12 @@
 #include <optional>
 #include <string>
 
+#include "absl/status/status.h"
+#include "nlohmann/json.hpp"
 #include "player/answer_source.h"
 #include "player/answers.h"
 #include "rules/game/game.h"
+#include "rules/game/game_json.h"
 
 namespace mnk {
 namespace {
@@ -54,11 +58,29 @@ class WasmGame {
     return source_ ? source_->game().spec().Title() : "";
   }
   // The answer to one position, as one line of `play --batch --json`: the
-  // analysis, or {"input": ..., "error": ...}.
-  std::string answer(const std::string& position) const {
+  // analysis, or {"input": ..., "error": ...}, with "code" (absl's name of
+  // the error: "INVALID_ARGUMENT" for a bad position, "RESOURCE_EXHAUSTED"
+  // for a search that would visit more than `max_nodes` positions, when
+  // max_nodes is not 0). `progress`, a function or undefined, is called
+  // with (moves done, moves) as a search goes through the moves.
+  std::string answer(const std::string& position, double max_nodes,
+                     emscripten::val progress) const {
     if (!source_) return "";
     AnswerSource::Lease lease = source_->Take();
-    return AnswerLine(lease.oracle(), position, /*json=*/true);
+    Progress report;
+    if (progress.typeOf().as<std::string>() == "function") {
+      report = [&progress](int done, int total) { progress(done, total); };
+    }
+    std::string line;
+    const absl::Status status = AppendAnswerLine(
+        lease.oracle(/*cancel=*/nullptr, static_cast<uint64_t>(max_nodes)),
+        position, /*json=*/true, /*too_long=*/false, &line, report);
+    nlohmann::ordered_json answer = nlohmann::ordered_json::parse(line);
+    if (!answer.contains("error")) return line;
+    answer["code"] = absl::StatusCodeToString(
+        status.ok() ? absl::StatusCode::kInvalidArgument : status.code());
+    return answer.dump(-1, ' ', false,
+                       nlohmann::ordered_json::error_handler_t::replace);
   }
 
  private:
@@ -66,10 +88,28 @@ class WasmGame {
   std::string error_;
 };
 
+// The games answered with no table given (BuiltinGames), as a JSON array
+// of {"id", "name", "title", "width", "height", "k", "gravity", "misere",
+// "cells"}: the fields of serve's /api/games that name a game.
+std::string games() {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const GameSpec& spec : BuiltinGames()) {
+    nlohmann::ordered_json game = {{"id", spec.FileStem()},
+                                   {"name", spec.Name()},
+                                   {"title", spec.Title()}};
+    game.update(GameJson(spec));
+    game["cells"] = spec.cells();
+    list.push_back(std::move(game));
+  }
+  return list.dump(-1, ' ', false,
+                   nlohmann::ordered_json::error_handler_t::replace);
+}
+
 }  // namespace
 }  // namespace mnk
 
 EMSCRIPTEN_BINDINGS(mnk) {
+  emscripten::function("games", &mnk::games);
   emscripten::class_<mnk::WasmGame>("Game")
       .constructor<int, int, int, bool, bool, const std::string&, double>()
       .function("error", &mnk::WasmGame::error)

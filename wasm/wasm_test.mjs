@@ -32,8 +32,13 @@ function compare(name, game) {
 const ttt = mnk.openGame({width: 3, height: 3, k: 3});
 assert.equal(ttt.title, 'Tic-tac-toe');
 compare('ttt', ttt);
-assert.throws(() => ttt.analyse('XXX/OOO/...'), /both players have 3 in a row/);
+assert.throws(() => ttt.analyse('XXX/OOO/...'),
+              {message: /both players have 3 in a row/,
+               code: 'INVALID_ARGUMENT'});
 ttt.close();
+assert.deepEqual(mnk.games().map((g) => [g.id, g.title, g.cells]), [
+  ['3x3k3', 'Tic-tac-toe', 9], ['3x3k3m', 'Misère tic-tac-toe', 9],
+  ['4x4k4g', 'Connect-style 4x4', 16], ['7x6k4g', 'Connect Four', 42]]);
 
 const c4x4 = mnk.openGame({width: 4, height: 4, k: 4, gravity: true});
 compare('c4x4', c4x4);
@@ -49,6 +54,17 @@ assert.throws(() => mnk.openTable(bytes.subarray(0, 1000)), /table/);
 
 const c7x6 = mnk.openGame({width: 7, height: 6, k: 4, gravity: true});
 assert.equal(c7x6.title, 'Connect Four');
+// Off the book: a search, its progress reported move by move, and over a
+// budget of 1,000 positions a RESOURCE_EXHAUSTED error.
+const offBook = '......./......./......./....O../...XO../..XXO..';
+assert.throws(() => c7x6.analyse(offBook, {maxNodes: 1000}),
+              {code: 'RESOURCE_EXHAUSTED'});
+const progress = [];
+const searched = c7x6.analyse(offBook,
+                              {onProgress: (...p) => progress.push(p)});
+assert.deepEqual(progress, [1, 2, 3, 4, 5, 6, 7].map((done) => [done, 7]));
+assert.equal(JSON.stringify(searched),
+             lines('c7x6.native').at(-1), 'the search as play\'s');
 compare('c7x6', c7x6);
 c7x6.close();
 

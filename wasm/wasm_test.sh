@@ -2,8 +2,9 @@
 # The WebAssembly module (wasm/mnk.mjs) against the native `play`, under
 # node: every reachable tic-tac-toe position, 2,000 of Connect-style 4x4
 # (built in), the same 4x4 table opened from its bytes, Connect Four 7x6
-# from the book and by search, bad positions, and the errors of bad games
-# and tables (wasm_test.mjs).
+# from the book and by search (its progress and its node budget), bad
+# positions, the errors of bad games and tables, and the list of built-in
+# games (wasm_test.mjs).
 set -euo pipefail
 out=${TEST_TMPDIR:-$(mktemp -d)}
 positions() {  # table count: positions drawn by `sample`, one a line
@@ -20,6 +21,7 @@ cat > "$out/c7x6.txt" <<'POSITIONS'
 ......./......./......./XO...../OXOXOXO/XOXOXOX
 ......./......./......./......./OOOOOO./XXXXXXX
 XXXX.../......./......./......./......./.......
+......./......./......./....O../...XO../..XXO..
 POSITIONS
 printf '%s\n' ".../.../..." "XXX/OO./..." "X../.../" "nonsense" >> "$out/ttt.txt"
 player/play --batch --json < "$out/ttt.txt" > "$out/ttt.native"
