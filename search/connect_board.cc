@@ -53,4 +53,25 @@ ConnectBoard::Bits ConnectBoard::ToBits(const Position& p) const {
   return b;
 }
 
+uint64_t ConnectBoard::CompletingCells(uint64_t stones) const {
+  switch (k_) {
+    case 1:
+      return ~uint64_t{0};
+    case 2:
+      return connect_internal::CompletingCells<2>(stones, shift_, directions_);
+    case 3:
+      return connect_internal::CompletingCells<3>(stones, shift_, directions_);
+    case 4:
+      return connect_internal::CompletingCells<4>(stones, shift_, directions_);
+    case 5:
+      return connect_internal::CompletingCells<5>(stones, shift_, directions_);
+    default:
+      uint64_t cells = 0;
+      for (int d = 0; d < directions_; ++d) {
+        cells |= connect_internal::CompletingCellsAny(stones, shift_[d], k_);
+      }
+      return cells;
+  }
+}
+
 }  // namespace mnk

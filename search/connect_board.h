@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/numeric/bits.h"
 #include "rules/game/game.h"
 
@@ -91,6 +92,10 @@ class ConnectBoard {
   uint64_t mirror_bit_[64] = {};  // bit i's image in the mirror
   uint64_t column_[64] = {};      // the cells of each column
   uint64_t odd_rows_ = 0;         // rows 1, 3, ... from the bottom (row 0)
+
+  // The cells where a stone of `stones` would complete k in a row, filled
+  // or not, for any k.
+  uint64_t CompletingCells(uint64_t stones) const;
 };
 
 namespace connect_internal {
@@ -144,39 +149,17 @@ inline uint64_t CompletingCells(uint64_t stones, const int* shifts,
 
 }  // namespace connect_internal
 
-inline uint64_t ConnectBoard::WinningCells(uint64_t stones,
-                                           uint64_t mask) const {
-  uint64_t cells;
-  switch (k_) {
-    case 1:
-      cells = ~uint64_t{0};
-      break;
-    case 2:
-      cells = connect_internal::CompletingCells<2>(stones, shift_, directions_);
-      break;
-    case 3:
-      cells = connect_internal::CompletingCells<3>(stones, shift_, directions_);
-      break;
-    case 4:
-      if (directions_ == 4) {  // every board of 4 by 4 or more
-        cells = ((stones << 1) & (stones << 2) & (stones << 3)) |
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint64_t ConnectBoard::WinningCells(
+    uint64_t stones, uint64_t mask) const {
+  // Four in a row on a board of 4 by 4 or more (Connect Four) inline, in
+  // every node; any other k through a call.
+  const uint64_t cells =
+      k_ == 4 && directions_ == 4
+          ? ((stones << 1) & (stones << 2) & (stones << 3)) |
                 connect_internal::CompletingFour(stones, shift_[1]) |
                 connect_internal::CompletingFour(stones, shift_[2]) |
-                connect_internal::CompletingFour(stones, shift_[3]);
-      } else {
-        cells =
-            connect_internal::CompletingCells<4>(stones, shift_, directions_);
-      }
-      break;
-    case 5:
-      cells = connect_internal::CompletingCells<5>(stones, shift_, directions_);
-      break;
-    default:
-      cells = 0;
-      for (int d = 0; d < directions_; ++d) {
-        cells |= connect_internal::CompletingCellsAny(stones, shift_[d], k_);
-      }
-  }
+                connect_internal::CompletingFour(stones, shift_[3])
+          : CompletingCells(stones);
   return cells & (board_ ^ mask);
 }
 
