@@ -38,6 +38,9 @@ ABSL_FLAG(std::vector<std::string>, game_answers,
           "every_move (Analyze, as eval and serve)");
 ABSL_FLAG(int, from_ply, 10,
           "where the games start: the end of an opening book of that depth");
+ABSL_FLAG(bool, list, false,
+          "print the drawn positions, one a line as play --batch reads "
+          "them, and search none");
 ABSL_FLAG(bool, sequences, false,
           "print each position as its moves (columns from 1, as Pons' and "
           "Steininger's solvers read them), its value, positions and time");
@@ -114,10 +117,26 @@ void TimeGames(const Game& game, ConnectSearch& search, uint64_t seed,
   }
 }
 
+// --list: the positions the benchmark would search, as play reads them.
+void ListPositions(const Game& game) {
+  std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
+  for (const std::string& text : absl::GetFlag(FLAGS_plies)) {
+    for (int i = 0; i < absl::GetFlag(FLAGS_positions); ++i) {
+      std::string moves;
+      const Position p = RandomPosition(game, std::stoi(text), rng, &moves);
+      std::printf("%s\n", game.Format(p).c_str());
+    }
+  }
+}
+
 int Run() {
   absl::StatusOr<Game> created = GameFromFlags({7, 6, 4, /*gravity=*/true});
   if (!created.ok()) return Fail(kExitUsage, created.status());
   const Game game = *created;
+  if (absl::GetFlag(FLAGS_list)) {
+    ListPositions(game);
+    return 0;
+  }
   absl::StatusOr<int> threads = ThreadsFromFlag(ConnectSearch::kMaxThreads);
   if (!threads.ok()) return Fail(kExitUsage, threads.status());
   ConnectSearchOptions options;

@@ -137,7 +137,7 @@ class ApiTest(unittest.TestCase):
             self.assertNotIn("root:", body)
         status, page = raw_get(self.server, "/")
         self.assertEqual(status, 200)
-        self.assertIn('<script src="/app.js">', page)
+        self.assertIn('<script src="app.js">', page)
 
     def test_one_log_line_per_request(self):
         # The logger runs after the answer is sent: wait for the lines.

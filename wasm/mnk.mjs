@@ -42,7 +42,7 @@ class Mnk {
   // (searchMemory bytes for its transposition table). Throws an Error
   // saying why for a game it cannot answer.
   openGame({width, height, k, gravity = false, misere = false},
-           {searchMemory = 64 * 2 ** 20} = {}) {
+           {searchMemory = 16 * 2 ** 20} = {}) {
     return this.open_(width, height, k, gravity, misere, '', searchMemory);
   }
 

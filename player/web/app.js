@@ -1,5 +1,8 @@
-// The page: plays and analyses any served game through the JSON API
-// (player/server.h); the server does every rule, this file only draws.
+// The page: plays and analyses the games of its source of answers, which
+// does every rule while this file only draws: serve's JSON API
+// (player/server.h) when `serve` serves the page, else, from any static
+// file server (the site, //:site), the perfect player compiled to
+// WebAssembly in a web worker (wasm/mnk_player.mjs).
 //
 // Test contract: each cell is an element with data-cell="N" (cells numbered
 // row by row from the top left, as in position strings); each legal cell has
@@ -10,32 +13,77 @@
 const $ = (id) => document.getElementById(id);
 
 const state = {
-  games: [],        // from /api/games
+  games: [],        // as /api/games lists them
   game: null,       // the one being played
   line: [],         // positions from the start of this game (strings)
   cursor: 0,        // the shown position: line[cursor]
   human: 0,         // the person's side: 0 X, first; 1 O; 'both'
-  answers: new Map(),  // "game position" -> the API's answer
-  busy: false,      // waiting for the computer's move
+  answers: new Map(),  // "game position" -> its answer
+  view: 0,          // bumped by each new view: older answers are dropped
+  abort: null,      // cancels the answer the shown view waits for
 };
 
-// --- The API -------------------------------------------------------------
+// --- Where answers come from ----------------------------------------------
 
-async function getJson(url) {
-  const response = await fetch(url);
+async function getJson(url, signal) {
+  const response = await fetch(url, {signal});
   const body = await response.json();
   if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
   return body;
 }
 
-async function analyse(position) {
-  const key = `${state.game.id} ${position}`;
+// The module in a web worker on the static site (its index.html says so:
+// <meta name="mnk-answers" content="module">), else serve's API.
+async function openSource() {
+  const meta = document.querySelector('meta[name="mnk-answers"]');
+  if (meta && meta.content === 'module') {
+    const {Player} = await import('./mnk_player.mjs');
+    const player = await Player.start();
+    return {
+      games: await player.games(),
+      analyse: (game, position, signal, onProgress) =>
+        player.analyse(game, position, {signal, onProgress}),
+    };
+  }
+  return {
+    games: await getJson('api/games'),
+    analyse: (game, position, signal) => getJson(
+        `api/position?game=${encodeURIComponent(game)}` +
+            `&position=${encodeURIComponent(position)}`, signal),
+  };
+}
+let source = null;
+
+const answerKey = (position) => `${state.game.id} ${position}`;
+const known = (position) => state.answers.get(answerKey(position));
+
+// The answer to `position` of the current game, remembered; `signal`
+// cancels it (an AbortError).
+async function analyse(position, signal) {
+  const key = answerKey(position);
   if (!state.answers.has(key)) {
-    const url = `/api/position?game=${encodeURIComponent(state.game.id)}` +
-        `&position=${encodeURIComponent(position)}`;
-    state.answers.set(key, await getJson(url));
+    const answer = await source.analyse(state.game.id, position, signal,
+                                        thinking);
+    state.answers.set(key, answer);
   }
   return state.answers.get(key);
+}
+
+// A new view (a move, undo, a new game, a position opened): the answer the
+// last one waited for is cancelled. Returns the new view's number.
+function newView() {
+  if (state.abort) state.abort.abort();
+  state.abort = new AbortController();
+  return ++state.view;
+}
+const current = (view) => view === state.view;
+const cancelled = (error) =>
+  error.name === 'AbortError' || error.name === 'TimeoutError';
+
+// The status while a search runs: how many of the moves it has solved.
+function thinking(done, total) {
+  $('status').textContent = done === undefined ? 'Thinking…' :
+      `Thinking… ${done} of ${total} moves solved`;
 }
 
 // --- Positions as strings --------------------------------------------------
@@ -100,7 +148,8 @@ function drawBoard(answer) {
   board.style.setProperty('--cell', `${size}px`);
   const rows = answer.position.split('/');
   const moves = new Map(answer.moves.map((m) => [m.move, m]));
-  const canPlay = !isOver(answer) && humanToMove(answer) && !state.busy;
+  // A position still being answered is drawn with its stones alone.
+  const canPlay = !answer.pending && !isOver(answer) && humanToMove(answer);
   if (game.gravity) drawColumnValues(answer, canPlay);
   for (let cell = 0; cell < game.cells; ++cell) {
     const row = Math.floor(cell / game.width), col = cell % game.width;
@@ -180,18 +229,16 @@ function drawColumnValues(answer, canPlay) {
   }
 }
 
-// Every move of the line, the computer's included. The items are made
-// first and put in at once, and only by the latest call: two renders in
-// flight (the person's move, then the computer's) cannot mix their lists.
-let movesDrawn = 0;
-async function drawMoves() {
+// Every move of the line, the computer's included, as far as its positions
+// are answered.
+function drawMoves() {
   const list = $('moves');
-  const call = ++movesDrawn;
-  const line = state.line.slice();
+  const line = state.line;
   const items = [];
   for (let i = 1; i < line.length; ++i) {
-    const before = await analyse(line[i - 1]);
-    const after = await analyse(line[i]);
+    const before = known(line[i - 1]);
+    const after = known(line[i]);
+    if (!before || !after) break;  // the last, still being answered
     const cell = [...line[i].replace(/\//g, '')].findIndex(
         (c, j) => c !== line[i - 1].replace(/\//g, '')[j]);
     // The value of the position after the move, for the player who moved.
@@ -208,12 +255,12 @@ async function drawMoves() {
     item.addEventListener('click', () => goTo(i));
     items.push(item);
   }
-  if (call === movesDrawn) list.replaceChildren(...items);
+  list.replaceChildren(...items);
 }
 
 // Value of each position of the line for X: +1 X wins, 0 draw, -1 O wins,
 // drawn nearer the middle the further away the end is.
-async function drawHistory() {
+function drawHistory() {
   const svg = $('history');
   const ns = 'http://www.w3.org/2000/svg';
   svg.replaceChildren();
@@ -233,7 +280,8 @@ async function drawHistory() {
   add('text', {x: 2, y: h - 3, 'font-size': 10}, `${markOf(1)} wins`);
   const points = [];
   for (let i = 0; i < state.line.length; ++i) {
-    const a = await analyse(state.line[i]);
+    const a = known(state.line[i]);
+    if (!a) break;
     const forX = sideOf(a) === 0 ? a.value : {win: 'loss', loss: 'win',
                                               draw: 'draw'}[a.value];
     const depth = a.remoteness === null ? 0 : a.remoteness / (plies + 1);
@@ -249,19 +297,40 @@ async function drawHistory() {
   }
 }
 
+// Shows the shown position: at once when it is answered; else its stones
+// and "Thinking…" until the answer comes (null if, meanwhile, the person
+// moved on, or it could not be answered: the message says why).
 async function render() {
+  const view = newView();
   const position = state.line[state.cursor];
-  const answer = await analyse(position);
+  $('position').value = position;
+  const query = `?game=${encodeURIComponent(state.game.id)}` +
+      `&position=${encodeURIComponent(position)}`;
+  history.replaceState(null, '', query);
+  let answer = known(position);
+  if (!answer) {
+    drawBoard({position, moves: [], pending: true});
+    $('board').setAttribute('aria-busy', 'true');
+    thinking();
+    try {
+      answer = await analyse(position, state.abort.signal);
+    } catch (error) {
+      if (!current(view) || cancelled(error)) return null;
+      $('board').removeAttribute('aria-busy');
+      $('status').textContent = 'No answer for this position.';
+      $('message').textContent = `It could not be answered: ${error.message}`;
+      $('undo').disabled = undoTarget() === null;
+      return null;
+    }
+    if (!current(view)) return null;
+  }
+  $('board').removeAttribute('aria-busy');
   drawBoard(answer);
   $('status').textContent = statusText(answer);
-  $('position').value = position;
   $('undo').disabled = undoTarget() === null;
   $('redo').disabled = redoTarget() === null;
-  const url = `/?game=${encodeURIComponent(state.game.id)}` +
-      `&position=${encodeURIComponent(position)}`;
-  history.replaceState(null, '', url);
-  await drawMoves();
-  await drawHistory();
+  drawMoves();
+  drawHistory();
   return answer;
 }
 
@@ -271,50 +340,32 @@ async function render() {
 // the game goes on from here.
 async function show() {
   const answer = await render();
-  if (!isOver(answer) && !humanToMove(answer) &&
+  if (answer && !isOver(answer) && !humanToMove(answer) &&
       state.cursor === state.line.length - 1) {
-    state.busy = true;
-    drawBoard(answer);
-    // A game played by search may take seconds a move.
-    $('status').textContent = 'Thinking…';
-    try {
-      await extend(play(answer.position, answer.best_move, answer.to_move));
-    } catch (error) {
-      $('message').textContent = `The computer could not move: ${error.message}`;
-    } finally {
-      state.busy = false;
-    }
-    await render();
+    extend(play(answer.position, answer.best_move, answer.to_move));
+    await show();
   }
 }
 
 // Appends a position after the shown one (dropping what undo left behind).
-async function extend(position) {
-  await analyse(position);
+function extend(position) {
   state.line = state.line.slice(0, state.cursor + 1);
   state.line.push(position);
   state.cursor = state.line.length - 1;
 }
 
 async function humanMove(cell) {
-  if (state.busy) return;
-  const answer = await analyse(state.line[state.cursor]);
-  if (isOver(answer) || !humanToMove(answer)) return;
+  const answer = known(state.line[state.cursor]);
+  if (!answer || isOver(answer) || !humanToMove(answer)) return;
   $('message').textContent = '';
-  try {
-    await extend(play(answer.position, cell, answer.to_move));
-  } catch (error) {
-    $('message').textContent = `That move could not be answered: ${error.message}`;
-    await render();
-    return;
-  }
+  extend(play(answer.position, cell, answer.to_move));
   await show();
 }
 
 // Undo and redo step between the positions where the person is to move (or
 // the game is over); with both sides by hand, one move at a time.
 function stopsAt(i) {
-  const a = state.answers.get(`${state.game.id} ${state.line[i]}`);
+  const a = known(state.line[i]);
   return a && (humanToMove(a) || isOver(a));
 }
 function undoTarget() {
@@ -328,7 +379,7 @@ function redoTarget() {
   return null;
 }
 async function goTo(i) {
-  if (state.busy || i === null || i < 0 || i >= state.line.length) return;
+  if (i === null || i < 0 || i >= state.line.length) return;
   state.cursor = i;
   $('message').textContent = '';
   await show();
@@ -342,7 +393,6 @@ async function start(position) {
 }
 
 async function newGame() {
-  if (state.busy) return;
   const side = $('side').value;
   state.human = side === 'both' ? 'both' : side === 'X' ? 0 : 1;
   $('message').textContent = '';
@@ -353,20 +403,26 @@ async function newGame() {
 // person to move (unless both sides are played by hand); a clear message
 // when it is not valid.
 async function open(position, where) {
+  const view = newView();
+  thinking();
+  let answer;
   try {
-    const answer = await analyse(position);
-    if (state.human !== 'both') {
-      // The person takes the side to move.
-      state.human = sideOf(answer);
-      $('side').value = answer.to_move;
-    }
-    $('message').textContent = '';
-    await start(answer.position);
-    return true;
+    answer = await analyse(position, state.abort.signal);
   } catch (error) {
+    if (!current(view) || cancelled(error)) return false;
     $('message').textContent = `${where}: ${error.message}`;
+    if (state.line.length > 0) await show();  // back to the game
     return false;
   }
+  if (!current(view)) return false;
+  if (state.human !== 'both') {
+    // The person takes the side to move.
+    state.human = sideOf(answer);
+    $('side').value = answer.to_move;
+  }
+  $('message').textContent = '';
+  await start(answer.position);
+  return true;
 }
 
 function selectGame(id) {
@@ -409,11 +465,12 @@ function shortcut(event) {
 
 async function main() {
   try {
-    state.games = await getJson('/api/games');
+    source = await openSource();
   } catch (error) {
-    $('status').textContent = `Cannot reach the server: ${error.message}`;
+    $('status').textContent = `The player did not load: ${error.message}`;
     return;
   }
+  state.games = source.games;
   for (const g of state.games) {
     const option = document.createElement('option');
     option.value = g.id;
@@ -427,10 +484,10 @@ async function main() {
   $('new').addEventListener('click', newGame);
   $('undo').addEventListener('click', () => goTo(undoTarget()));
   $('redo').addEventListener('click', () => goTo(redoTarget()));
-  $('show-values').addEventListener('change', render);
+  $('show-values').addEventListener('change', show);
   $('position-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    if (!state.busy) open($('position').value.trim(), 'That position');
+    open($('position').value.trim(), 'That position');
   });
   $('board').addEventListener('keydown', arrowKey);
   document.addEventListener('keydown', shortcut);

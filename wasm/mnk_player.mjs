@@ -1,0 +1,141 @@
+// The perfect player for a web page: the module (mnk.mjs) in a web worker
+// (mnk_worker.mjs), so that a search of seconds never freezes the page,
+// with a time budget and a cancel. Every answer is the one
+// `play --position=P --json` gives.
+//
+//   import {Player} from './mnk_player.mjs';
+//   const player = await Player.start();      // fetches mnk_core.wasm
+//   await player.games();                     // [{id: '3x3k3', title, ...}]
+//   const stop = new AbortController();
+//   const a = await player.analyse('7x6k4g', position, {
+//     signal: stop.signal,                    // stop.abort() cancels
+//     timeLimit: 10000,                       // ms; then a TimeoutError
+//     onProgress: (done, moves) => {},        // as a search goes
+//   });
+//   player.close();
+//
+// A cancelled or timed-out answer rejects with a DOMException named
+// 'AbortError' or 'TimeoutError'; the worker, stopped mid-search, is
+// replaced by a fresh one (the compiled module is kept), and the other
+// requests go on there.
+const here = (name) => new URL(name, import.meta.url);
+
+export class Player {
+  // Compiles mnk_core.wasm (from beside this file unless `wasmUrl` says
+  // where) and starts the worker. `searchMemory`: bytes of a searched
+  // game's transposition table (16 MiB by default).
+  static async start({wasmUrl = here('mnk_core.wasm'),
+                      searchMemory = 16 * 2 ** 20} = {}) {
+    const module = await WebAssembly.compileStreaming(fetch(wasmUrl)).catch(
+        async () => WebAssembly.compile(await (await fetch(wasmUrl))
+                                                  .arrayBuffer()));
+    const player = new Player(module, searchMemory);
+    await player.ready;
+    return player;
+  }
+
+  constructor(module, searchMemory) {
+    this.module = module;
+    this.searchMemory = searchMemory;
+    this.pending = new Map();  // id -> {message, resolve, reject, onProgress}
+    this.next = 0;
+    this.startWorker();
+  }
+
+  // The built-in games: [{id, name, title, width, height, k, gravity,
+  // misere, cells}], as serve's /api/games names them.
+  games() {
+    return this.request({op: 'games'});
+  }
+
+  // The answer to `position` of the game `game` (an id of games()). Rejects
+  // with an Error (its `code` as mnk.mjs gives it) for a bad position or a
+  // search over `maxNodes` positions; with an AbortError once `signal`
+  // aborts, a TimeoutError after `timeLimit` ms (0: none).
+  analyse(game, position,
+          {signal, timeLimit = 0, maxNodes = 0, onProgress} = {}) {
+    return this.request({op: 'analyse', game, position, maxNodes,
+                         searchMemory: this.searchMemory},
+                        {signal, timeLimit, onProgress});
+  }
+
+  // Stops the worker; pending answers reject with an AbortError.
+  close() {
+    this.worker.terminate();
+    for (const p of this.pending.values()) p.reject(abortError('closed'));
+    this.pending.clear();
+  }
+
+  request(message, {signal, timeLimit = 0, onProgress} = {}) {
+    const id = ++this.next;
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(abortError('cancelled'));
+        return;
+      }
+      let timer;
+      const done = (settle) => (value) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', cancel);
+        this.pending.delete(id);
+        settle(value);
+      };
+      const cancel = () => this.cancel(id, abortError('cancelled'));
+      signal?.addEventListener('abort', cancel);
+      if (timeLimit > 0) {
+        timer = setTimeout(() => this.cancel(id, new DOMException(
+            `no answer within ${timeLimit} ms`, 'TimeoutError')), timeLimit);
+      }
+      this.pending.set(id, {message: {id, ...message}, onProgress,
+                            resolve: done(resolve), reject: done(reject)});
+      this.worker.postMessage({id, ...message});
+    });
+  }
+
+  // Rejects request `id` and, as a search cannot be interrupted inside the
+  // worker, replaces the worker, sending it the requests still pending.
+  cancel(id, error) {
+    const request = this.pending.get(id);
+    if (request === undefined) return;
+    request.reject(error);
+    this.worker.terminate();
+    this.startWorker();
+    for (const p of this.pending.values()) this.worker.postMessage(p.message);
+  }
+
+  startWorker() {
+    this.worker = new Worker(here('mnk_worker.mjs'), {type: 'module'});
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.onmessage = ({data}) => {
+        if (data.ready) resolve();
+        if (data.failed !== undefined) {
+          const error = new Error(`the module did not load: ${data.failed}`);
+          reject(error);
+          for (const p of this.pending.values()) p.reject(error);
+        }
+        const request = this.pending.get(data.id);
+        if (request === undefined) return;
+        if (data.progress !== undefined) {
+          request.onProgress?.(...data.progress);
+        } else if (data.error !== undefined) {
+          request.reject(Object.assign(new Error(data.error.message),
+                                       {code: data.error.code}));
+        } else {
+          request.resolve(data.result);
+        }
+      };
+      this.worker.onerror = (event) => {
+        const error = new Error(`the worker failed: ${event.message}`);
+        reject(error);
+        for (const p of this.pending.values()) p.reject(error);
+      };
+    });
+    // A later worker's failure reaches its requests, not the first start.
+    this.ready.catch(() => {});
+    this.worker.postMessage({module: this.module});
+  }
+}
+
+function abortError(why) {
+  return new DOMException(`the answer was ${why}`, 'AbortError');
+}
