@@ -2,7 +2,8 @@
 # End to end: the opening book built by one process and by three MPI ranks
 # (mpirun -np 3 book_mpi, on loopback) is the same file; a run resumed by a
 # different number of ranks reads every rank's log and solves only the rest;
-# and the errors of a shared run: no work dir, a book rank 0 cannot write.
+# a book seeded by a shallower one is the same file; and the errors of a
+# shared run (no work dir, a book rank 0 cannot write) and of a bad seed.
 set -u
 BOOK="$TEST_SRCDIR/mnk/search/book/book"
 BOOK_MPI="$TEST_SRCDIR/mnk/search/book/book_mpi"
@@ -45,6 +46,31 @@ cmp -s "$TMP/plain8.mnk" "$TMP/mpi8.mnk" \
 expect_eq "resumed alone exit" 0 $?
 cmp -s "$TMP/plain8.mnk" "$TMP/again8.mnk" || fail "resumed book differs"
 expect_contains "nothing solved again" "0 solved in this run" "$(tail -1 "$TMP/err")"
+
+# --- Seeded by the ply-6 book: the same ply-8 bytes, with a work dir or not,
+# solving only what the seed lacks.
+"$BOOK" "${C5x4[@]}" --plies=8 --seed="$TMP/plain6.mnk" \
+  --out="$TMP/seeded8.mnk" > /dev/null 2> "$TMP/err"
+expect_eq "seeded exit" 0 $?
+cmp -s "$TMP/plain8.mnk" "$TMP/seeded8.mnk" || fail "seeded book differs"
+expect_contains "seeded: ply 6 solved already" "book: ply 6: 0 to solve here" \
+  "$(cat "$TMP/err")"
+"$BOOK" "${C5x4[@]}" --plies=8 --seed="$TMP/plain6.mnk" --work_dir="$TMP/s" \
+  --out="$TMP/seeded8w.mnk" --quiet > /dev/null
+expect_eq "seeded with work dir exit" 0 $?
+cmp -s "$TMP/plain8.mnk" "$TMP/seeded8w.mnk" || fail "seeded book differs (work dir)"
+# Resumed without the seed: its entries are in the work dir's log.
+"$BOOK" "${C5x4[@]}" --plies=8 --work_dir="$TMP/s" --out="$TMP/again8s.mnk" \
+  > /dev/null 2> "$TMP/err"
+cmp -s "$TMP/plain8.mnk" "$TMP/again8s.mnk" || fail "resumed seeded book differs"
+expect_contains "seed logged" "0 solved in this run" "$(tail -1 "$TMP/err")"
+"$BOOK" "${C5x4[@]}" --seed="$TMP/nonexistent.mnk" --out="$TMP/x.mnk" \
+  > /dev/null 2> "$TMP/err"
+expect_eq "missing seed exit" 3 $?
+"$BOOK" --width=4 --height=4 --k=4 --search_memory=16M \
+  --seed="$TMP/plain6.mnk" --out="$TMP/x.mnk" > /dev/null 2> "$TMP/err"
+expect_eq "seed of another game exit" 3 $?
+expect_contains "seed of another game" "is a table for 5,4,4 gravity, not for the game asked for, 4,4,4 gravity" "$(cat "$TMP/err")"
 
 # --- Errors.
 mpirun --oversubscribe -np 2 "$BOOK_MPI" "${C5x4[@]}" --out="$TMP/x.mnk" \

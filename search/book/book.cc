@@ -137,6 +137,7 @@ class BookBuilder {
       if (absl::Status s = Agree(OpenLogs()); !s.ok()) return s;
       progress_.from_log = entries_.size();
     }
+    if (options_.seed != nullptr) Seed(*options_.seed);
     return FollowBothSides();
   }
 
@@ -314,6 +315,18 @@ class BookBuilder {
     }
     last_sync_ = absl::Now();
     return log_->Sync();
+  }
+
+  // The seed's entries that are not known yet, kept (and logged by rank 0).
+  void Seed(const BookReader& seed) {
+    for (uint64_t i = 0; i < seed.size(); ++i) {
+      const uint64_t key = seed.Key(i);
+      const uint8_t record = seed.RecordByte(i);
+      if (entries_.emplace(key, record).second && log_ != nullptr &&
+          cluster_.rank() == 0) {
+        log_->Append(key, record);
+      }
+    }
   }
 
   void Keep(const Position& p, const BookEntry& e) {

@@ -54,6 +54,7 @@
 #include "base/parallel/cluster.h"
 #include "rules/game/game.h"
 #include "search/connect.h"
+#include "table/readers.h"
 #include "table/write.h"
 
 namespace mnk {
@@ -72,6 +73,9 @@ struct BookOptions {
   std::function<void(const BookProgress&)> progress;
   // Null: this process alone. Otherwise the work dir is required.
   Cluster* cluster = nullptr;
+  // Entries taken as solved (and logged by rank 0), from a book of the same
+  // game already checked (Table::CheckAll): a deeper book starts from it.
+  const BookReader* seed = nullptr;
 };
 
 // The book of the searches' game (one or more searches of one game, each

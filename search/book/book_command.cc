@@ -16,11 +16,15 @@
 #include "rules/game/printable.h"
 #include "search/book/book.h"
 #include "search/connect.h"
+#include "table/table.h"
 #include "table/write.h"
 
 ABSL_FLAG(int, plies, 6, "the book holds positions of up to this many stones");
 ABSL_FLAG(std::string, out, "", "the book's table file");
 ABSL_FLAG(bool, quiet, false, "no progress lines on standard error");
+ABSL_FLAG(std::string, seed, "",
+          "a book of the same game whose entries are taken as solved (a "
+          "deeper book starting from a shallower one); checked first");
 
 namespace mnk {
 namespace {
@@ -63,7 +67,23 @@ int Main(Cluster& cluster) {
     searches.push_back(*std::move(search));
     pointers.push_back(searches.back().get());
   }
+  std::optional<Table> seed;
+  if (const std::string path = UserPath(absl::GetFlag(FLAGS_seed));
+      !path.empty()) {
+    absl::StatusOr<Table> table = Table::Load(path, pointers[0]->game().spec());
+    if (!table.ok()) return Fail(kExitTable, table.status());
+    if (table->book() == nullptr) {
+      return Fail(kExitUsage, absl::StrCat("--seed=", Printable(path), " is a ",
+                                           table->layout_name(),
+                                           " table: expected an opening book"));
+    }
+    if (absl::Status s = table->CheckAll(); !s.ok()) {
+      return Fail(kExitTable, s);
+    }
+    seed = *std::move(table);
+  }
   BookOptions options;
+  options.seed = seed.has_value() ? seed->book() : nullptr;
   options.plies = absl::GetFlag(FLAGS_plies);
   options.work_dir = WorkDirFromFlag();
   options.cluster = &cluster;
