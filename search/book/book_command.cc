@@ -43,6 +43,38 @@ absl::StatusOr<std::unique_ptr<ConnectSearch>> MakeSearch(int threads) {
   return ConnectSearch::Create(*game, {*bits});
 }
 
+// One search a thread, into *searches; the exit status of a failure.
+int MakeSearches(int threads,
+                 std::vector<std::unique_ptr<ConnectSearch>>* searches) {
+  for (int t = 0; t < threads; ++t) {
+    absl::StatusOr<std::unique_ptr<ConnectSearch>> search = MakeSearch(threads);
+    if (!search.ok()) {
+      return Fail(
+          absl::IsResourceExhausted(search.status()) ? kExitMemory : kExitUsage,
+          search.status());
+    }
+    searches->push_back(*std::move(search));
+  }
+  return kExitOk;
+}
+
+// The book --seed names (none without the flag), checked whole, into
+// *seed; the exit status of a failure.
+int LoadSeed(const GameSpec& spec, std::optional<Table>* seed) {
+  const std::string path = UserPath(absl::GetFlag(FLAGS_seed));
+  if (path.empty()) return kExitOk;
+  absl::StatusOr<Table> table = Table::Load(path, spec);
+  if (!table.ok()) return Fail(kExitTable, table.status());
+  if (table->book() == nullptr) {
+    return Fail(kExitUsage, absl::StrCat("--seed=", Printable(path), " is a ",
+                                         table->layout_name(),
+                                         " table: expected an opening book"));
+  }
+  if (absl::Status s = table->CheckAll(); !s.ok()) return Fail(kExitTable, s);
+  *seed = *std::move(table);
+  return kExitOk;
+}
+
 int Main(Cluster& cluster) {
   const Clock::time_point start = Clock::now();
   const std::string out = UserPath(absl::GetFlag(FLAGS_out));
@@ -55,32 +87,14 @@ int Main(Cluster& cluster) {
   absl::StatusOr<int> threads = ThreadsFromFlag(kMaxThreads);
   if (!threads.ok()) return Fail(kExitUsage, threads.status());
   std::vector<std::unique_ptr<ConnectSearch>> searches;
-  std::vector<ConnectSearch*> pointers;
-  for (int t = 0; t < *threads; ++t) {
-    absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
-        MakeSearch(*threads);
-    if (!search.ok()) {
-      return Fail(
-          absl::IsResourceExhausted(search.status()) ? kExitMemory : kExitUsage,
-          search.status());
-    }
-    searches.push_back(*std::move(search));
-    pointers.push_back(searches.back().get());
+  if (int code = MakeSearches(*threads, &searches); code != kExitOk) {
+    return code;
   }
+  std::vector<ConnectSearch*> pointers;
+  for (const auto& search : searches) pointers.push_back(search.get());
   std::optional<Table> seed;
-  if (const std::string path = UserPath(absl::GetFlag(FLAGS_seed));
-      !path.empty()) {
-    absl::StatusOr<Table> table = Table::Load(path, pointers[0]->game().spec());
-    if (!table.ok()) return Fail(kExitTable, table.status());
-    if (table->book() == nullptr) {
-      return Fail(kExitUsage, absl::StrCat("--seed=", Printable(path), " is a ",
-                                           table->layout_name(),
-                                           " table: expected an opening book"));
-    }
-    if (absl::Status s = table->CheckAll(); !s.ok()) {
-      return Fail(kExitTable, s);
-    }
-    seed = *std::move(table);
+  if (int code = LoadSeed(pointers[0]->game().spec(), &seed); code != kExitOk) {
+    return code;
   }
   BookOptions options;
   options.seed = seed.has_value() ? seed->book() : nullptr;
