@@ -158,17 +158,14 @@ absl::StatusOr<std::unique_ptr<AnswerSource>> AnswerSource::Open(
     source->origin_ = "built-in";
     return source;
   }
-  if (absl::Status s =
-          source->OpenSearch(*spec, options, NoBuiltinTable(*spec));
-      !s.ok()) {
+  if (absl::Status s = source->OpenSearch(*spec, options); !s.ok()) {
     return s;
   }
   return source;
 }
 
 absl::Status AnswerSource::OpenSearch(const GameSpec& spec,
-                                      const SourceOptions& options,
-                                      const absl::Status& no_table) {
+                                      const SourceOptions& options) {
   const Game game = *Game::Create(spec);
   if (options.searches < 1 || options.searches > ConnectSearch::kMaxThreads ||
       options.search_threads < 1 ||
@@ -188,9 +185,11 @@ absl::Status AnswerSource::OpenSearch(const GameSpec& spec,
     search_options.threads = options.search_threads;
     absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
         ConnectSearch::Create(game, search_options);
-    // A game the search cannot play keeps the table's error.
-    if (!search.ok() && !spec.gravity) return no_table;
+    // A game the search cannot play keeps the table's error (worked out
+    // only then: it sizes a solve of the game).
+    if (!search.ok() && !spec.gravity) return NoBuiltinTable(spec);
     if (!search.ok() && absl::IsInvalidArgument(search.status())) {
+      const absl::Status no_table = NoBuiltinTable(spec);
       return absl::Status(no_table.code(),
                           absl::StrCat(no_table.message(), " (",
                                        search.status().message(), ")"));

@@ -114,8 +114,9 @@ class AnswerSource {
  private:
   AnswerSource() = default;
   void Give(ConnectSearch* search) const;
-  absl::Status OpenSearch(const GameSpec& spec, const SourceOptions& options,
-                          const absl::Status& no_table);
+  // The exact search and its book; for a game it cannot play, the error
+  // says what would make a table instead.
+  absl::Status OpenSearch(const GameSpec& spec, const SourceOptions& options);
 
   std::unique_ptr<Table> table_;
   std::unique_ptr<Table> book_;
