@@ -121,7 +121,7 @@ ConnectSearch::ConnectSearch(const Game& game,
       threads_(options.threads),
       shared_(options.threads > 1),
       busy_(shared_ ? new std::atomic<uint16_t>[kBusySlots]() : nullptr) {
-  etc_moves_ = cells_ - 20;
+  etc_moves_ = cells_ - 15;
 }
 
 int ConnectSearch::TableBitsFor(uint64_t bytes) {
