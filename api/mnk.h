@@ -109,7 +109,7 @@ typedef struct {
   /* 0: no built-in table or book. Default 1. */
   int builtin;
   /* A searched game: the memory of its transposition tables, shared by
-   * `searches` searches of `search_threads` threads each. Defaults 256 MiB,
+   * `searches` searches of `search_threads` threads each. Defaults 16 MiB,
    * 1 and 1. */
   uint64_t search_memory;
   int searches;

@@ -121,7 +121,7 @@ static void test_bad_games_and_files(void) {
   mnk_options_init(&options);
   CHECK(options.builtin == 1 && options.searches == 1 &&
         options.search_threads == 1 &&
-        options.search_memory == (uint64_t)256 << 20);
+        options.search_memory == (uint64_t)16 << 20);
   mnk_game c4 = {7, 6, 4, 1, 0};
   options.search_memory = 1024;
   CHECK(mnk_open_game(&c4, &options, &s) == MNK_INVALID_ARGUMENT);

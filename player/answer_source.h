@@ -41,7 +41,7 @@ struct SourceOptions {
   // A searched game's transposition tables, shared among `searches`
   // searches (each answers one position at a time), each with
   // `search_threads` threads.
-  uint64_t search_memory = uint64_t{256} << 20;
+  uint64_t search_memory = uint64_t{16} << 20;
   // How messages name search_memory ("--search_memory=1K"); empty: by its
   // bytes.
   std::string search_memory_name;

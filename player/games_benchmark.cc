@@ -32,8 +32,8 @@ ABSL_FLAG(int, games, 50,
           "one each side's game is always the same: one each)");
 ABSL_FLAG(std::string, book, "",
           "the opening book (default: the built-in 7x6 book, as play uses)");
-ABSL_FLAG(int, table_bits, 24,
-          "log2 of the search's table entries (play's --search_memory=256M)");
+ABSL_FLAG(int, table_bits, 20,
+          "log2 of the search's table entries (play's --search_memory=16M)");
 ABSL_FLAG(uint64_t, seed, 1, "random seed of the random opponent");
 
 namespace mnk {

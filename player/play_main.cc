@@ -311,7 +311,7 @@ int main(int argc, char** argv) {
           "say otherwise.\n"
           "  play [--table=FILE | --width=M --height=N --k=K [--gravity] "
           "[--misere]]\n"
-          "       [--book=FILE] [--search_memory=256M] [--threads=T]\n"
+          "       [--book=FILE] [--search_memory=16M] [--threads=T]\n"
           "                                                  (Connect-style, "
           "no table)\n"
           "       [--first=human|ai] [--mark=X|O]            a game\n"

@@ -79,7 +79,7 @@ void RaiseDescriptorLimit() {
 // --search_seconds), checked before anything is loaded.
 struct SearchFlags {
   uint64_t memory;
-  std::string memory_name;  // "--search_memory=256M", for messages
+  std::string memory_name;  // "--search_memory=16M", for messages
   int searches;
   uint64_t nodes;
   absl::Duration deadline;

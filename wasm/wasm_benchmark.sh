@@ -4,7 +4,7 @@
 # remoteness (as the page asks) of positions drawn from random games
 # (connect_benchmark --list), one search reused through each ply's
 # positions, as `play --batch` does. Each side's transposition table is
-# its default (play's 256M, the module's 16M) unless --search-memory sets
+# its default (16M, play's and the module's) unless --search-memory sets
 # both, or --native-memory / --wasm-memory one.
 #
 #   bazel run //wasm:wasm_benchmark -- [--plies=10,12] [--positions=50]
@@ -12,7 +12,7 @@
 set -euo pipefail
 # Run by hand, from the runfiles as `bazel run` does.
 [ -x search/connect_benchmark ] || cd "$0.runfiles/mnk"
-plies=10,12 positions=50 native_memory=256M wasm_memory=16M
+plies=10,12 positions=50 native_memory=16M wasm_memory=16M
 for arg in "$@"; do
   case $arg in
     --plies=*) plies=${arg#*=} ;;
@@ -22,7 +22,7 @@ for arg in "$@"; do
     --wasm-memory=*) wasm_memory=${arg#*=} ;;
     *) echo "wasm_benchmark: unknown argument '$arg': expected" \
          "--plies=P,Q --positions=N --search-memory=16M" \
-         "(or --native-memory=256M --wasm-memory=16M)" >&2; exit 2 ;;
+         "(or --native-memory=16M --wasm-memory=16M)" >&2; exit 2 ;;
   esac
 done
 bytes=$(numfmt --from=iec "$wasm_memory")

@@ -5,7 +5,7 @@
 #include "base/cli/cli.h"
 #include "rules/game/printable.h"
 
-ABSL_FLAG(std::string, search_memory, "256M",
+ABSL_FLAG(std::string, search_memory, "16M",
           "memory for the exact search's transposition table, shared by its "
           "threads (K, M, G: powers of 1024)");
 
