@@ -41,9 +41,13 @@ ABSL_FLAG(int, from_ply, 10,
 ABSL_FLAG(bool, list, false,
           "print the drawn positions, one a line as play --batch reads "
           "them, and search none");
+ABSL_FLAG(bool, every_move, false,
+          "time every move's value and remoteness (Analyze, as eval, serve "
+          "and the page ask) instead of the position's own (Solve)");
 ABSL_FLAG(bool, sequences, false,
           "print each position as its moves (columns from 1, as Pons' and "
-          "Steininger's solvers read them), its value, positions and time");
+          "Steininger's solvers read them), its value, positions and time; "
+          "with --list, its moves alone");
 
 namespace mnk {
 namespace {
@@ -117,14 +121,17 @@ void TimeGames(const Game& game, ConnectSearch& search, uint64_t seed,
   }
 }
 
-// --list: the positions the benchmark would search, as play reads them.
+// --list: the positions the benchmark would search, as play reads them
+// (or, with --sequences, as their moves).
 void ListPositions(const Game& game) {
   std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
   for (const std::string& text : absl::GetFlag(FLAGS_plies)) {
     for (int i = 0; i < absl::GetFlag(FLAGS_positions); ++i) {
       std::string moves;
       const Position p = RandomPosition(game, std::stoi(text), rng, &moves);
-      std::printf("%s\n", game.Format(p).c_str());
+      std::printf("%s\n", absl::GetFlag(FLAGS_sequences)
+                              ? moves.c_str()
+                              : game.Format(p).c_str());
     }
   }
 }
@@ -159,7 +166,9 @@ int Run() {
       (*search)->Clear();
       const uint64_t before = (*search)->nodes();
       const Clock::time_point start = Clock::now();
-      const SearchResult r = (*search)->Solve(p);
+      const SearchResult r = absl::GetFlag(FLAGS_every_move)
+                                 ? (*search)->Analyze(p).result
+                                 : (*search)->Solve(p);
       const double s =
           std::chrono::duration<double>(Clock::now() - start).count();
       if (absl::GetFlag(FLAGS_sequences)) {

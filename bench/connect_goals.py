@@ -1,0 +1,232 @@
+"""Connect Four 7x6 as its users meet it, each answer a whole `play` process.
+
+Prints three figures:
+  1. whole games against a random opponent from the empty board (half of
+     them as X, half as O): each of the perfect player's moves is one
+     `play --position=P --json` process (the built-in book, then the search
+     with play's defaults), timed from start to exit: p50, p99, max;
+  2. positions drawn from random games (connect_benchmark --list) at the
+     given plies: every move's value and remoteness by one `play` process a
+     position (its defaults but --threads: 1, then 2): median, p90, total;
+  3. with --c4=DIR (a checkout of github.com/ChristopheSteininger/c4), the
+     search alone on the same positions, ours (connect_benchmark) and c4's
+     (bench/c4_driver.cc, built against the checkout), each inside its own
+     process with the same threads and a 64 MiB table emptied before each
+     position: the totals, and c4's over ours. Every column's value and
+     remoteness from c4 must agree with play's.
+
+  bazel run //bench:connect_goals -- [--games=100] [--plies=8,10,12,14]
+      [--positions=50] [--threads=1,2] [--c4=DIR]
+"""
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+GAME = ["--width=7", "--height=6", "--k=4", "--gravity"]
+WIDTH, HEIGHT = 7, 6
+C4_TABLE_ENTRIES = 8388617  # a prime; 8 bytes an entry: 64 MiB
+
+
+def percentile(values, q):
+    """The q-quantile as the C++ benchmarks take it (no interpolation)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def answer(play, position, flags=()):
+    """(seconds, play's JSON answer) of one `play --position` process."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [play, *GAME, f"--position={position}", "--json", *flags],
+        capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"connect_goals: play failed on {position}: {done.stderr}")
+    return seconds, json.loads(done.stdout)
+
+
+def place(position, cell, mark):
+    """The position string with `mark` at `cell` (rows from the top)."""
+    index = cell // WIDTH * (WIDTH + 1) + cell % WIDTH
+    return position[:index] + mark + position[index + 1:]
+
+
+def play_games(play, games, seed):
+    """Times the perfect player's moves in `games` games; prints them."""
+    rng = random.Random(seed)
+    times = []  # (seconds, stones before the move)
+    for game in range(games):
+        perfect = "XO"[game % 2]
+        position = "/".join(["." * WIDTH] * HEIGHT)
+        stones = 0
+        while True:
+            seconds, a = answer(play, position)
+            if not a["moves"]:
+                break
+            if a["to_move"] == perfect:
+                times.append((seconds, stones))
+                cell = a["best_move"]
+            else:
+                cell = rng.choice(a["moves"])["move"]
+            position = place(position, cell, a["to_move"])
+            stones += 1
+    seconds = [t for t, _ in times]
+    slowest = max(times)
+    print(f"games against a random opponent: {games} ({(games + 1) // 2} as "
+          f"X, {games // 2} as O), {len(times)} moves of the perfect player, "
+          f"each a play process: p50 {1e3 * percentile(seconds, 0.5):.1f} ms, "
+          f"p99 {1e3 * percentile(seconds, 0.99):.1f} ms, max "
+          f"{1e3 * slowest[0]:.1f} ms (after {slowest[1]} stones)",
+          flush=True)
+
+
+def build_c4(checkout, threads, work):
+    """c4_driver built against `checkout` with `threads` threads."""
+    src = os.path.join(work, f"c4-{threads}")
+    shutil.copytree(os.path.join(checkout, "src"), src)
+    settings = os.path.join(src, "solver", "settings.h")
+    with open(settings) as f:
+        text = f.read()
+    for name, value in [("BOARD_WIDTH", WIDTH), ("BOARD_HEIGHT", HEIGHT),
+                        ("NUM_THREADS", threads),
+                        ("NUM_TABLE_ENTRIES", C4_TABLE_ENTRIES)]:
+        text, n = re.subn(rf"({name} = )\d+;", rf"\g<1>{value};", text)
+        if n != 1:
+            sys.exit(f"connect_goals: {settings} sets no {name}: expected "
+                     "c4's settings.h")
+    with open(settings, "w") as f:
+        f.write(text)
+    driver = os.path.join(work, f"c4_driver-{threads}")
+    sources = [os.path.join(root, name)
+               for root, _, names in os.walk(os.path.join(src, "solver"))
+               for name in names if name.endswith(".cpp")]
+    subprocess.run(["g++", "-std=c++20", "-O3", "-flto", "-DNDEBUG",
+                    "-march=x86-64-v2", "-pthread", f"-I{src}", "-o", driver,
+                    os.path.join("bench", "c4_driver.cc"), *sources],
+                   check=True)
+    return driver
+
+
+def outcome(score, stones):
+    """(value, remoteness) of a move of c4's `score` (for the side that
+    makes it) from a position of `stones` stones: a win or loss ends with
+    the stone numbered m, where score = 1 + (cells - m) // 2, m of the
+    winner's parity."""
+    if score == 0:
+        return "draw", WIDTH * HEIGHT - stones
+    m = WIDTH * HEIGHT + 2 - 2 * abs(score)
+    winner_parity = (stones + 1) % 2 if score > 0 else stones % 2
+    if m % 2 != winner_parity:
+        m -= 1
+    return "win" if score > 0 else "loss", m - stones
+
+
+def c4_times(driver, sequences, answers):
+    """c4's seconds a position; each column's value and remoteness checked
+    against play's."""
+    done = subprocess.run([driver], input="".join(s + "\n" for s in sequences),
+                          capture_output=True, text=True, check=True)
+    seconds = []
+    for line, ours in zip(done.stdout.splitlines(), answers):
+        fields = line.split()
+        theirs = {c: outcome(int(s), len(fields[0]))
+                  for c, s in enumerate(fields[1:WIDTH + 1]) if s != "."}
+        if theirs != ours:
+            sys.exit(f"connect_goals: {fields[0]}: c4's outcomes {theirs}, "
+                     f"play's {ours}")
+        seconds.append(float(fields[-1]))
+    if len(seconds) != len(sequences):
+        sys.exit(f"connect_goals: c4 answered {len(seconds)} of "
+                 f"{len(sequences)} positions")
+    return seconds
+
+
+def summary(seconds):
+    return (f"median {percentile(seconds, 0.5):.4f} s, p90 "
+            f"{percentile(seconds, 0.9):.4f} s, total {sum(seconds):.2f} s")
+
+
+def search_times(args, ply, threads):
+    """Our search's seconds a position of `ply` inside one process, each
+    from an empty table of 64 MiB (connect_benchmark --every_move), as c4's
+    are taken."""
+    out = subprocess.run(
+        [args.benchmark, f"--plies={ply}", f"--positions={args.positions}",
+         f"--seed={ply}", f"--threads={threads}", "--table_bits=22",
+         "--every_move", "--sequences"],
+        capture_output=True, text=True, check=True).stdout
+    return [float(s) for s in re.findall(r"^[1-7]+ .*, (\S+) s$", out, re.M)]
+
+
+def time_positions(args, work):
+    """Prints play's times on each ply's positions (and, with c4, both
+    searches' inside their processes)."""
+    drivers = {t: build_c4(args.c4, t, work) for t in args.threads} \
+        if args.c4 else {}
+    for ply in args.plies:
+        listing = [args.benchmark, "--list", f"--plies={ply}",
+                   f"--positions={args.positions}", f"--seed={ply}"]
+        boards = subprocess.run(listing, capture_output=True, text=True,
+                                check=True).stdout.split()
+        sequences = subprocess.run(listing + ["--sequences"],
+                                   capture_output=True, text=True,
+                                   check=True).stdout.split()
+        for threads in args.threads:
+            seconds, answers = [], []
+            for board in boards:
+                s, a = answer(args.play, board, [f"--threads={threads}"])
+                seconds.append(s)
+                answers.append({m["column"]: (m["value"], m["remoteness"])
+                                for m in a["moves"]})
+            line = (f"ply {ply:2d}, {threads} thread(s), {len(boards)} "
+                    f"positions: play {summary(seconds)}")
+            if threads in drivers:
+                ours = search_times(args, ply, threads)
+                theirs = c4_times(drivers[threads], sequences, answers)
+                line += (f" | in one process, 64 MiB: ours {sum(ours):.2f} s, "
+                         f"c4 {sum(theirs):.2f} s, c4/ours "
+                         f"{sum(theirs) / sum(ours):.2f}")
+            print(line, flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--plies", default="8,10,12,14")
+    parser.add_argument("--positions", type=int, default=50)
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--c4", help="a checkout of Steininger's c4")
+    args = parser.parse_args()
+    try:
+        args.plies = [int(p) for p in args.plies.split(",") if p]
+        args.threads = [int(t) for t in args.threads.split(",") if t]
+    except ValueError:
+        parser.error("--plies and --threads take numbers: 8,10 or 1,2")
+    if args.c4:
+        # Relative to where `bazel run` was called.
+        args.c4 = os.path.join(os.environ.get("BUILD_WORKING_DIRECTORY", ""),
+                               args.c4)
+        if not os.path.isdir(os.path.join(args.c4, "src", "solver")):
+            parser.error(f"--c4={args.c4}: expected a checkout of c4 (with "
+                         "src/solver)")
+    args.play = os.path.abspath("player/play")
+    args.benchmark = os.path.abspath("search/connect_benchmark")
+    print("Connect Four 7x6, whole play processes", flush=True)
+    if args.games > 0:
+        play_games(args.play, args.games, args.seed)
+    with tempfile.TemporaryDirectory() as work:
+        time_positions(args, work)
+
+
+if __name__ == "__main__":
+    main()
