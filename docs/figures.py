@@ -35,7 +35,7 @@ TARGETS = [
     "//solver:solve", "//solver:naive_dfs", "//verify:verify", "//player:play",
     "//bench:table_benchmark", "//player:play_benchmark",
     "//python:mnk", "//search:connect_benchmark",
-    "//player:games_benchmark",
+    "//player:games_benchmark", "//bench:connect_goals",
 ]
 
 
@@ -224,7 +224,8 @@ def python(args, scratch):
 
 def connect(args, scratch):
     """Connect Four 7x6: the search on positions of random games (one
-    thread, 50 a ply), and whole games as `play` plays them."""
+    thread, 50 a ply), whole games as `play` plays them, and both again as
+    users meet them, a whole `play` process an answer (connect_goals)."""
     bench = bin_path("//search:connect_benchmark")
     cmd = bench + " --plies=8,10,12,14 --positions=50 --table_bits=22 --threads=1"
     _, _, out = run_timed(cmd)
@@ -246,6 +247,26 @@ def connect(args, scratch):
                      "/ max" % what,
                      "%s / %s / %s" % tuple(printed_seconds_text(x)
                                             for x in (p50, p99, top)),
+                     cmd))
+    goals = bin_path("//bench:connect_goals")
+    cmd = goals + " --games=100"
+    _, _, out = run_timed(cmd)
+    m = re.search(r"games against a random opponent: .*?(\d+) moves of the "
+                  r"perfect player, .*?p50 (\S+) ms, p99 (\S+) ms, max (\S+) "
+                  r"ms", out)
+    if m is None:
+        sys.exit("figures: no games line in connect_goals' output")
+    rows.append(("7x6 games against a random opponent (50 a side), each of "
+                 "the perfect player's %s moves a whole `play` process: p50 "
+                 "/ p99 / max" % m.group(1),
+                 "%s ms / %s ms / %s ms" % m.groups()[1:], cmd))
+    for ply, threads, median, p90 in re.findall(
+            r"ply +(\d+), (\d+) thread\(s\), \d+ positions: play median "
+            r"(\S+) s, p90 (\S+) s", out):
+        rows.append(("7x6, %s stones, every move's value, a whole `play` "
+                     "process, %s thread(s): median / p90" % (ply, threads),
+                     "%s / %s" % tuple(printed_seconds_text(x)
+                                       for x in (median, p90)),
                      cmd))
     return rows
 
