@@ -300,8 +300,11 @@ class SiteTest(unittest.TestCase):
               await outcome(player.analyse('3x3k3', 'XXX/.../...')),
               await outcome(player.analyse('3x3k3', '.........')),
               await outcome(player.analyse('9x9k9', '.........')),
+              await (async () => {
+                player.close();
+                return outcome(player.analyse('3x3k3', '.........'));
+              })(),
             ]);
-            player.close();
         """)
         self.assertEqual(results[0], "AbortError 20 "
                          "the answer was cancelled")
@@ -315,6 +318,8 @@ class SiteTest(unittest.TestCase):
         self.assertTrue(results[5].startswith(
             "Error NOT_FOUND no game '9x9k9': expected one of 3x3k3, "),
             results[5])
+        self.assertEqual(results[6], "InvalidStateError 11 "
+                         "the player is closed")
 
     def test_doc_example(self):
         """docs/javascript.md's browser example prints what its comments

@@ -39,6 +39,7 @@ export class Player {
     this.searchMemory = searchMemory;
     this.pending = new Map();  // id -> {message, resolve, reject, onProgress}
     this.next = 0;
+    this.closed = false;
     this.startWorker();
   }
 
@@ -59,8 +60,10 @@ export class Player {
                         {signal, timeLimit, onProgress});
   }
 
-  // Stops the worker; pending answers reject with an AbortError.
+  // Stops the worker; pending answers reject with an AbortError, later
+  // requests at once with an InvalidStateError.
   close() {
+    this.closed = true;
     this.worker.terminate();
     for (const p of this.pending.values()) p.reject(abortError('closed'));
     this.pending.clear();
@@ -69,6 +72,10 @@ export class Player {
   request(message, {signal, timeLimit = 0, onProgress} = {}) {
     const id = ++this.next;
     return new Promise((resolve, reject) => {
+      if (this.closed) {
+        reject(new DOMException('the player is closed', 'InvalidStateError'));
+        return;
+      }
       if (signal?.aborted) {
         reject(abortError('cancelled'));
         return;
