@@ -25,7 +25,6 @@ import os
 import random
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -109,10 +108,13 @@ def build_c4(checkout, threads, work):
     sources = [os.path.join(root, name)
                for root, _, names in os.walk(os.path.join(src, "solver"))
                for name in names if name.endswith(".cpp")]
-    subprocess.run(["g++", "-std=c++20", "-O3", "-flto", "-DNDEBUG",
-                    "-march=x86-64-v2", "-pthread", f"-I{src}", "-o", driver,
-                    os.path.join("bench", "c4_driver.cc"), *sources],
-                   check=True)
+    try:
+        subprocess.run(["g++", "-std=c++20", "-O3", "-flto", "-DNDEBUG",
+                        "-march=x86-64-v2", "-pthread", f"-I{src}", "-o",
+                        driver, os.path.join("bench", "c4_driver.cc"),
+                        *sources], check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.exit(f"connect_goals: cannot build c4 from {checkout}: {e}")
     return driver
 
 

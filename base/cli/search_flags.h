@@ -4,7 +4,7 @@
 //
 //   absl::StatusOr<mnk::SearchMemory> memory = mnk::SearchMemoryFromFlag();
 //   if (!memory.ok()) return mnk::Fail(mnk::kExitUsage, memory.status());
-//   options.search_memory = memory->bytes;       // 268435456
+//   options.search_memory = memory->bytes;       // 16777216
 //   options.search_memory_name = memory->name;   // "--search_memory=16M"
 #ifndef MNK_BASE_CLI_SEARCH_FLAGS_H_
 #define MNK_BASE_CLI_SEARCH_FLAGS_H_
