@@ -211,7 +211,7 @@ void mnk_options_init(mnk_options* options) {
   if (options == nullptr) return;
   *options = mnk_options{};
   options->builtin = 1;
-  options->search_memory = uint64_t{16} << 20;
+  options->search_memory = mnk::SourceOptions().search_memory;
   options->searches = 1;
   options->search_threads = 1;
 }

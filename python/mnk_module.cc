@@ -264,7 +264,9 @@ struct PyGame {
 
   Result Analyse(const std::string& position, uint64_t max_nodes,
                  double max_seconds) {
-    if (own == nullptr) own = std::make_shared<Source>(Open("", 16 << 20, 1));
+    if (own == nullptr)
+      own =
+          std::make_shared<Source>(Open("", SourceOptions().search_memory, 1));
     return own->Analyse(position, max_nodes, max_seconds);
   }
 
@@ -429,7 +431,7 @@ void AddGame(py::module_& m) {
       .def_property_readonly("misere",
                              [](const PyGame& g) { return g.spec.misere; })
       .def("table", &PyGame::Open, py::arg("path") = "",
-           py::arg("search_memory") = uint64_t{16} << 20,
+           py::arg("search_memory") = SourceOptions().search_memory,
            py::arg("search_threads") = 1,
            "The game's answers: the table at `path`, else its built-in "
            "table, else (Connect-style) the exact search after its built-in "
