@@ -10,7 +10,7 @@
 //
 //   solve 6,6,4 gravity, compressed, in tiers in --work-dir, 2 threads:
 //     indices   600,524,301,377 boards to test
-//     memory    12.71 GiB at most (--memory: 17.66 GiB)
+//     memory    8.84 GiB at most (--memory: 17.66 GiB)
 //     time      97 min to 4.5 hours
 //     work dir  14.54 GiB to 24.61 GiB at most
 //     table     8.39 GiB to 34.12 GiB

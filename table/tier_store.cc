@@ -50,18 +50,53 @@ std::string TierStore::LayerName(char kind, int layer) {
   return absl::StrFormat("%c%02d", kind, layer);
 }
 
+// The children of patterns [low, high] of `layer` through the move that adds
+// slot `slot` are child + ChildPattern(layer, p, slot), increasing with p;
+// they can leave long gaps (where the child sets the move cannot make lie),
+// so each tier holding one is found in turn: the first pattern whose child
+// lies past the tier found, by bisection.
+void TierStore::MarkChildTiers(int layer, uint64_t low, uint64_t high, int slot,
+                               uint64_t child,
+                               std::vector<bool>& needed) const {
+  const auto child_of = [&](uint64_t p) {
+    return child + PositionIndex::ChildPattern(layer, p, slot);
+  };
+  const uint64_t last = child_of(high) >> shift_;
+  for (uint64_t p = low;;) {
+    const uint64_t t = child_of(p) >> shift_;
+    needed[t] = true;
+    if (t == last) return;
+    uint64_t below = p + 1, above = high;  // the first past tier t
+    while (below < above) {
+      const uint64_t middle = below + (above - below) / 2;
+      if (child_of(middle) >> shift_ > t) {
+        above = middle;
+      } else {
+        below = middle + 1;
+      }
+    }
+    p = below;
+  }
+}
+
 std::vector<bool> TierStore::ChildTiers(int layer, const TierRange& r) const {
   std::vector<bool> needed(Tiers(layer + 1), false);
   const uint64_t patterns = index_.patterns(layer);
   const uint64_t child_patterns = index_.patterns(layer + 1);
+  const uint64_t first_shape = r.begin / patterns;
   const uint64_t last_shape = (r.end - 1) / patterns;
-  Mask occupied = index_.Shape(layer, r.begin / patterns);
-  for (uint64_t shape = r.begin / patterns;; ++shape) {
+  Mask occupied = index_.Shape(layer, first_shape);
+  for (uint64_t shape = first_shape;; ++shape) {
+    // The tier's patterns of this shape, [low, high]: through each move
+    // their children lie from low's child to high's (index.h).
+    const uint64_t low = shape == first_shape ? r.begin % patterns : 0;
+    const uint64_t high =
+        shape == last_shape ? (r.end - 1) % patterns : patterns - 1;
     for (Mask s = game_.Playable(occupied); s != 0; s &= s - 1) {
-      const uint64_t child = index_.ShapeRank(occupied | (s & -s));
-      const uint64_t first = child * child_patterns >> shift_;
-      const uint64_t last = ((child + 1) * child_patterns - 1) >> shift_;
-      for (uint64_t t = first; t <= last; ++t) needed[t] = true;
+      const int slot = absl::popcount(occupied & ((s & -s) - 1));
+      const uint64_t child =
+          index_.ShapeRank(occupied | (s & -s)) * child_patterns;
+      MarkChildTiers(layer, low, high, slot, child, needed);
     }
     if (shape == last_shape) break;
     occupied = index_.NextShape(occupied);

@@ -61,8 +61,12 @@ class TierStore {
   static std::string LayerName(char kind, int layer);
 
   // The tiers of layer + 1 that hold the children of the positions of
-  // tier `r` of `layer`: every child of a shape lies in the child shape of
-  // its move.
+  // tier `r` of `layer`: through each move, the children of the tier's
+  // patterns of one shape lie in the child shape of the move, in the same
+  // order (PositionIndex::ChildPattern), from the first one's child to the
+  // last one's, but not in every tier between. So a tier reads a few
+  // tiers a move, however large the child shape (6x6 gravity's full
+  // board: 9.1e9 indices).
   std::vector<bool> ChildTiers(int layer, const TierRange& r) const;
 
   // Layer `layer`'s reachable bits (`words`: bit j % 64 of words[j / 64]
@@ -79,6 +83,12 @@ class TierStore {
   absl::Status RemoveLayer(char kind, int layer) const;
 
  private:
+  // Marks in `needed` the tiers of layer + 1 holding the children of
+  // patterns [low, high] of one shape of `layer` through the move that adds
+  // slot `slot`, whose child shape starts at index `child` of layer + 1.
+  void MarkChildTiers(int layer, uint64_t low, uint64_t high, int slot,
+                      uint64_t child, std::vector<bool>& needed) const;
+
   const Game& game_;
   const PositionIndex& index_;
   int shift_;

@@ -23,8 +23,8 @@
 // decoded from the table and checked; (3) C<L> written and the tiers no
 // step reads again removed. Every position in play is derived, not only
 // the canonical ones the table stores, so that no step reads a symmetric
-// image: a tier reads only the tiers of its shapes' child shapes (near
-// 6x6's full board hundreds; on a free board the images of a shape lie all
+// image: a tier reads only the tiers holding its children
+// (TierStore::ChildTiers; on a free board the images of a shape lie all
 // over its layer). A resumed verify takes every tier and layer found whole
 // and makes the rest again; a layer's scratch tiers lost after it was done
 // are not needed again.

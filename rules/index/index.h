@@ -130,6 +130,31 @@ class PositionIndex {
     }
     return slots;
   }
+  // The rank, among the patterns of layer stones + 1, of pattern `rank` of
+  // layer `stones` once a stone is added as slot `slot` (0 <= slot <=
+  // stones): the O slots from `slot` up move up one, and the new stone is an
+  // O when `stones` is odd (O to move). Both steps keep colex order, so the
+  // children through one move of a run of consecutive patterns of a shape
+  // lie between the children of its first and its last:
+  //
+  //   patterns of shape S:  p0 < p1 < ... < pn      (one tier's run)
+  //   children in S + c:    f(p0) < f(p1) < ... < f(pn)
+  //
+  // Example, layer 3 (one O among three slots, O to move), an O added as
+  // slot 1: O slots {0} {1} {2} (ranks 0 1 2) become {0,1} {1,2} {1,3},
+  // of ranks 0 2 4 among the six patterns of layer 4.
+  static uint64_t ChildPattern(int stones, uint64_t rank, int slot) {
+    const Mask slots = UnrankPattern(stones, rank);
+    const Mask below = slots & ((Mask{1} << slot) - 1);
+    Mask child = below | (slots ^ below) << 1;
+    if (stones % 2 == 1) child |= Mask{1} << slot;
+    uint64_t child_rank = 0;
+    int i = 1;
+    for (Mask s = child; s != 0; s &= s - 1, ++i) {
+      child_rank += Binomial(absl::countr_zero(s), i);
+    }
+    return child_rank;
+  }
   // The O stones (as cells) of pattern `slots` over `occupied`.
   static Mask Deposit(Mask slots, Mask occupied) {
     Mask cells = 0;

@@ -42,6 +42,39 @@ TEST(PositionIndexTest, GravityWorkedExampleFromTheHeader) {
   EXPECT_EQ(index.At(30), p);
 }
 
+// ChildPattern on its example from index.h, then against Index() for every
+// pattern of a 4x4 gravity shape through every move: the child's pattern,
+// increasing with the parent's (the order ChildTiers relies on).
+TEST(PositionIndexTest, ChildPatternKeepsColexOrder) {
+  EXPECT_EQ(PositionIndex::ChildPattern(3, 0, 1), 0u);
+  EXPECT_EQ(PositionIndex::ChildPattern(3, 1, 1), 2u);
+  EXPECT_EQ(PositionIndex::ChildPattern(3, 2, 1), 4u);
+  const Game game = *Game::Create({4, 4, 4, /*gravity=*/true});
+  const PositionIndex index(game);
+  int checked = 0;
+  for (int stones = 0; stones < 16; ++stones) {
+    const Mask shape = index.Shape(stones, index.shapes(stones) / 2);
+    for (Mask m = game.Playable(shape); m != 0; m &= m - 1) {
+      const int slot = absl::popcount(shape & ((m & -m) - 1));
+      uint64_t previous = 0;
+      for (uint64_t r = 0; r < index.patterns(stones); ++r) {
+        const Position p =
+            index.At(index.layer_offset(stones) +
+                     index.ShapeRank(shape) * index.patterns(stones) + r);
+        const Position child = Game::Play(p, absl::countr_zero(m));
+        const uint64_t f = PositionIndex::ChildPattern(stones, r, slot);
+        ASSERT_EQ(f, index.PatternRank(child.o, child.occupied()));
+        if (r > 0) {
+          ASSERT_GT(f, previous);
+        }
+        previous = f;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 21578);
+}
+
 // The O(1) child index of layer_walker.h, on its worked example and on
 // every child of every position of a few boards.
 TEST(LayerWalkerTest, WorkedExampleFromTheHeader) {

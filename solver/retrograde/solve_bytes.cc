@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/numeric/bits.h"
 #include "table/layer_sink.h"
 
 namespace mnk {
@@ -13,64 +14,62 @@ namespace retrograde_internal {
 namespace {
 
 // The most bytes of layer l + 1's tiers that a tier of layer l reads
-// (LoadChildren: every tier meeting a child shape of one of its shapes),
-// over every tier of the layers whose child shapes span a quarter tier or
-// more; elsewhere a few tiers a playable cell. Near the full board a child
-// shape spans hundreds of tiers (6x6 gravity: 9.1e9 indices for the full
-// board), and a tier reads each of them whole.
+// (TierStore::ChildTiers), over every tier of every layer: at most,
+// through each move of each of its shapes, the tiers from its first
+// pattern's child to its last one's (ChildTiers skips those of the gaps
+// between); over the layers whose child shapes span a quarter tier or more.
+// 6x6 gravity, tiers of 2^20: 75 tiers at most (layer 30).
 uint64_t ChildTierBytes(const Game& game, const PositionIndex& index,
-                        uint64_t tier) {
-  uint64_t most = 2 * game.cells() * tier;
-  // Past a billion shapes (7,6,4 without gravity: 5e11 in a layer) the
-  // walk below would take hours: the widest layer bounds it instead (such
-  // a board is refused for its size anyway).
-  uint64_t shapes = 0;
-  for (int l = 0; l <= game.cells(); ++l) shapes += index.shapes(l);
-  if (shapes > (uint64_t{1} << 30)) {
-    for (int l = 0; l <= game.cells(); ++l) {
-      most = std::max(most, index.layer_size(l));
-    }
-    return most;
+                        uint64_t tier) {  // a power of two
+  const int shift = absl::countr_zero(tier);
+  uint64_t tiers = 0, widest = 0;
+  for (int l = 0; l <= game.cells(); ++l) {
+    tiers += (index.layer_size(l) + tier - 1) >> shift;
+    widest = std::max(widest, index.layer_size(l));
   }
-  // The child tiers of the current tier, as runs [first, last]: their
-  // count once merged.
-  std::vector<std::pair<uint64_t, uint64_t>> runs;
-  const auto count_runs = [&] {
-    std::sort(runs.begin(), runs.end());
-    uint64_t tiers = 0, next = 0;  // tiers counted, the first not counted
-    for (const auto& [first, last] : runs) {
-      if (last >= next) tiers += last + 1 - std::max(first, next);
-      next = std::max(next, last + 1);
-    }
-    most = std::max(most, tiers * tier);
-    runs.clear();
-  };
+  // Past 2^24 tiers (7,6,4 gravity with tiers of 2^20: 6.7e7) the walk
+  // below would take a minute: the widest layer bounds it instead (such a
+  // board is refused for its size anyway).
+  if (tiers > (uint64_t{1} << 24)) return widest;
+  // Where child shapes are under a quarter tier, a few tiers a playable
+  // cell.
+  uint64_t most = 2 * game.cells() * tier;
+  std::vector<std::pair<uint64_t, uint64_t>> runs;  // child tiers [first, last]
   for (int l = 0; l < game.cells(); ++l) {
+    const uint64_t n = index.layer_size(l);
     const uint64_t patterns = index.patterns(l);
     const uint64_t child_patterns = index.patterns(l + 1);
-    if (4 * child_patterns < tier || index.shapes(l) == 0) continue;
-    uint64_t current = 0;  // the tier of layer l whose children are in runs
-    Mask shape = index.Shape(l, 0);
-    for (uint64_t s = 0; s < index.shapes(l); ++s) {
-      // The first and last tiers of layer l this shape's indices lie in
-      // (those between hold this shape alone: no more children).
-      const uint64_t ends[2] = {s * patterns / tier,
-                                ((s + 1) * patterns - 1) / tier};
-      for (int e = 0; e < (ends[0] == ends[1] ? 1 : 2); ++e) {
-        const uint64_t t = ends[e];
-        if (t != current) {
-          count_runs();
-          current = t;
+    if (4 * child_patterns < tier || n == 0) continue;
+    uint64_t shape = 0;
+    Mask occupied = index.Shape(l, 0);
+    for (uint64_t begin = 0; begin < n; begin += tier) {
+      const uint64_t end = std::min(n, begin + tier);
+      runs.clear();
+      for (;;) {  // the shapes of tier [begin, end)
+        const uint64_t first = shape * patterns;
+        const uint64_t low = std::max(begin, first) - first;
+        const uint64_t high = std::min(end, first + patterns) - 1 - first;
+        for (Mask m = game.Playable(occupied); m != 0; m &= m - 1) {
+          const int slot = absl::popcount(occupied & ((m & -m) - 1));
+          const uint64_t child =
+              index.ShapeRank(occupied | (m & -m)) * child_patterns;
+          runs.emplace_back(
+              (child + PositionIndex::ChildPattern(l, low, slot)) >> shift,
+              (child + PositionIndex::ChildPattern(l, high, slot)) >> shift);
         }
-        for (Mask m = game.Playable(shape); m != 0; m &= m - 1) {
-          const uint64_t child = index.ShapeRank(shape | (m & -m));
-          runs.emplace_back(child * child_patterns / tier,
-                            ((child + 1) * child_patterns - 1) / tier);
-        }
+        if (first + patterns > end) break;  // it goes on in the next tier
+        if (++shape == index.shapes(l)) break;
+        occupied = index.NextShape(occupied);
+        if (first + patterns == end) break;
       }
-      if (s + 1 < index.shapes(l)) shape = index.NextShape(shape);
+      std::sort(runs.begin(), runs.end());
+      uint64_t count = 0, next = 0;  // tiers counted, the first not counted
+      for (const auto& [first, last] : runs) {
+        if (last >= next) count += last + 1 - std::max(first, next);
+        next = std::max(next, last + 1);
+      }
+      most = std::max(most, count * std::min(tier, index.layer_size(l + 1)));
     }
-    count_runs();
   }
   return most;
 }
@@ -93,7 +92,7 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
     // up to three in flight) and a tier's symbols.
     const uint64_t tier = std::min(widest, options.tier_indices);
     return kept +
-           std::max(ChildTierBytes(game, index, tier),
+           std::max(ChildTierBytes(game, index, options.tier_indices),
                     forward ? widest / 8 : 0) +
            (6 * 4 + 3) * tier;
   }

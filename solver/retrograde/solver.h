@@ -152,12 +152,12 @@ struct Solution {
 // (no work dir), plus one byte a position of the two widest adjacent layers,
 // three of the widest even layer for compressed symbols, and with gravity
 // one bit an index for reachability. With a work dir, plus the tiers of the
-// layer below that the tier being solved reads (every tier of its shapes'
-// child shapes) or, with gravity, one layer's reachable bits (the forward
-// pass before), whichever is more, and a few tiers' payloads; a compressed
-// solve's sections stay in the work dir, but a layer's are held while it is
-// gathered, beside the next layer's solve (not counted: unknown before),
-// and the table is written from there a layer at a time (the largest
+// layer below that the tier being solved reads (those holding its
+// children: TierStore::ChildTiers) or, with gravity, one layer's reachable bits
+// (the forward pass before), whichever is more, and a few tiers' payloads; a
+// compressed solve's sections stay in the work dir, but a layer's are held
+// while it is gathered, beside the next layer's solve (not counted: unknown
+// before), and the table is written from there a layer at a time (the largest
 // layer's sections).
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 

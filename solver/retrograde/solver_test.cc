@@ -94,18 +94,21 @@ TEST(SolverTest, GravityBoardsThatDoNotFitAreAsDocumented) {
   EXPECT_EQ(s.status().code(), absl::StatusCode::kResourceExhausted);
 }
 
-// With a work dir, a tier reads every tier of its shapes' child shapes:
-// near 6x6's full board a child shape spans hundreds of tiers. Layer 34's
-// worst tier meets 3 child shapes of C(35,17) = 4,537,567,650 indices
-// (814 tiers of 2^24 between them: 13.66 GB), more than the forward
-// pass's widest layer of bits (9.46 GB); plus 27 tiers of buffers.
+// With a work dir, a tier reads only the tiers of its children
+// (TierStore::ChildTiers): 6x6 gravity's worst, at most 75 tiers of 2^20
+// (79 MB, layer 30), where whole child shapes near the full board were
+// 13.66 GB. The forward pass's widest layer of bits (75,736,129,136 indices:
+// 9,467,016,142 bytes) is the most then; plus 27 tiers of buffers.
 TEST(SolverTest, WorkDirMemoryCountsTheChildTiersATierReads) {
   const Game game = *Game::Create({6, 6, 4, true});
   SolveOptions options;
   options.layout = TableLayout::Compressed(true);
   options.work_dir = "unused";
-  options.tier_indices = uint64_t{1} << 24;
-  EXPECT_EQ(SolveBytes(game, options), (814 + 27) * (uint64_t{1} << 24));
+  options.tier_indices = uint64_t{1} << 20;
+  EXPECT_EQ(SolveBytes(game, options) -
+                LayerSink::MemoryBytes(PositionIndex(game), options.layout,
+                                       /*in_tiers=*/true),
+            uint64_t{9467016142} + 27 * (uint64_t{1} << 20));
 }
 
 }  // namespace
