@@ -28,6 +28,7 @@
 #include "solver/retrograde/solver.h"
 #include "solver/retrograde/sparse.h"
 #include "solver/solve_estimate.h"
+#include "solver/solve_plan.h"
 #include "table/file_io.h"
 #include "table/layout.h"
 #include "table/tier_flags.h"
@@ -47,6 +48,13 @@ ABSL_FLAG(std::string, memory, "",
 ABSL_FLAG(bool, estimate, false,
           "print the memory, time and disk the solve would take, from the "
           "rates of the boards measured, and exit without solving");
+ABSL_FLAG(int, plan, 0,
+          "print what each of this many processes (solve_mpi ranks, "
+          "--threads each) would hold, write, read and join, layer by "
+          "layer, and exit without solving; needs --work-dir");
+ABSL_FLAG(std::string, network, "125M",
+          "with --plan: bytes a second between a process and the shared "
+          "work dir (K, M, G: powers of 1024)");
 ABSL_FLAG(std::string, remoteness, "",
           "yes or no: whether the table keeps remoteness (default yes; no "
           "writes a compressed table without it, smaller)");
@@ -81,6 +89,18 @@ uint64_t PeakRssBytes() {
   rusage usage = {};
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // KiB on Linux
+}
+
+// A process of a shared solve, on standard error once its part is done:
+// what it held, wrote, read and joined (solve --plan says it beforehand).
+void ReportProcess(const SolveStats& st) {
+  std::fprintf(stderr,
+               "%s: peak memory %s; work dir: wrote %s (payloads %s), read "
+               "%s (payloads %s); joined %s of reachable bits\n",
+               ToolName().c_str(), Bytes(PeakRssBytes()).c_str(),
+               Bytes(st.file_written).c_str(),
+               Bytes(st.payload_written).c_str(), Bytes(st.file_read).c_str(),
+               Bytes(st.payload_read).c_str(), Bytes(st.joined).c_str());
 }
 
 std::string Summary(const Solution& s, const Written& w,
@@ -145,6 +165,11 @@ std::string Json(const Solution& s, const Written& w) {
                   {"loaded", st.tiers_loaded},
                   {"redone", st.tiers_redone},
                   {"layers_loaded", st.layers_loaded}};
+    j["work_dir"] = {{"file_written", st.file_written},
+                     {"payload_written", st.payload_written},
+                     {"file_read", st.file_read},
+                     {"payload_read", st.payload_read},
+                     {"joined", st.joined}};
   }
   if (w.sections.values > 0) {
     j["section_bits_per_position"] = {
@@ -354,6 +379,32 @@ int PrintEstimate(const Game& game, const SolveOptions& options, bool lead) {
   return kExitOk;
 }
 
+// --plan=N: the solve shared by N processes, printed by rank 0.
+int PrintPlan(const Game& game, const SolveOptions& options, bool lead) {
+  const int processes = absl::GetFlag(FLAGS_plan);
+  if (processes < 1 || processes > 65536) {
+    return Fail(kExitUsage, absl::StrCat("--plan=", processes,
+                                         ": expected a number of processes "
+                                         "from 1 to 65536"));
+  }
+  if (options.work_dir.empty() || options.layout == TableLayout::Book()) {
+    return Fail(kExitUsage,
+                "--plan plans a solve in tiers: it needs --work-dir=DIR (and "
+                "not --layout=book, which is solved in memory)");
+  }
+  absl::StatusOr<uint64_t> network =
+      BytesFlag("network", absl::GetFlag(FLAGS_network));
+  if (!network.ok()) return Fail(kExitUsage, network.status());
+  if (!lead) return kExitOk;
+  const SolvePlan plan =
+      PlanSolve(game, options, processes, static_cast<double>(*network));
+  const std::string report = PlanReport(game, options, plan);
+  if (std::fputs(report.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
+    return OutputFailed("the plan");
+  }
+  return kExitOk;
+}
+
 int Main(Cluster& cluster) {
   const bool lead = cluster.rank() == 0;
   absl::StatusOr<Game> game = GameFromFlags(GameSpec());
@@ -375,6 +426,7 @@ int Main(Cluster& cluster) {
   if (absl::GetFlag(FLAGS_estimate)) {
     return PrintEstimate(*game, *options, lead);
   }
+  if (absl::GetFlag(FLAGS_plan) != 0) return PrintPlan(*game, *options, lead);
   const bool sparse = options->layout == TableLayout::Book();
   if (sparse && (!options->work_dir.empty() || cluster.size() > 1)) {
     return Fail(kExitUsage,
@@ -390,6 +442,9 @@ int Main(Cluster& cluster) {
     return Fail(kExitMemory, solution.status());
   }
   if (!solution.ok()) return SolveFailed(solution.status(), options->work_dir);
+  if (cluster.size() > 1 && !absl::GetFlag(FLAGS_quiet)) {
+    ReportProcess(solution->stats);
+  }
   if (!lead) return kExitOk;  // rank 0 of an MPI solve writes and reports
   absl::StatusOr<Written> written = WriteSolution(*solution, out);
   if (!written.ok()) return Fail(kExitTable, written.status());
@@ -417,7 +472,8 @@ int RunSolve(int argc, char** argv, Cluster& cluster) {
           "        [--layout=auto|full|compact|compressed|book] "
           "[--remoteness=yes|no]\n"
           "        [--json] [--quiet] [--threads=T] [--memory=BYTES]\n"
-          "        [--work-dir=DIR [--resume]] [--estimate]",
+          "        [--work-dir=DIR [--resume]] [--estimate]\n"
+          "        [--plan=PROCESSES [--network=BYTES]]",
           argc, argv)) {
     return *done;
   }

@@ -41,13 +41,15 @@ std::string Thousands(uint64_t n) {
   return digits;
 }
 
-Range Times(Range r, double n) { return {r.low * n, r.high * n}; }
-
 std::string Duration(double seconds) {
   if (seconds < 120) return absl::StrFormat("%.0f s", std::max(seconds, 1.0));
   if (seconds < 7200) return absl::StrFormat("%.0f min", seconds / 60);
   return absl::StrFormat("%.1f hours", seconds / 3600);
 }
+
+}  // namespace
+
+Range Times(Range r, double n) { return {r.low * n, r.high * n}; }
 
 std::string Durations(Range r) {
   if (Duration(r.low) == Duration(r.high)) return "about " + Duration(r.low);
@@ -60,8 +62,6 @@ std::string ByteRange(Range r) {
   if (Bytes(low) == Bytes(high)) return Bytes(low);
   return absl::StrCat(Bytes(low), " to ", Bytes(high));
 }
-
-}  // namespace
 
 SolveEstimate EstimateSolve(const Game& game, const SolveOptions& options) {
   const PositionIndex index(game);

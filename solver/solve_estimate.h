@@ -45,6 +45,12 @@ struct SolveEstimate {
 // for games CheckSolvable accepts.
 SolveEstimate EstimateSolve(const Game& game, const SolveOptions& options);
 
+// `r` times `n`; "96 s to 4 min"; "141.89 MiB to 577.00 MiB" (one figure
+// when both ends print alike).
+Range Times(Range r, double n);
+std::string Durations(Range seconds);
+std::string ByteRange(Range bytes);
+
 // The estimate as `solve --estimate` prints it, a line a quantity.
 std::string EstimateReport(const Game& game, const SolveOptions& options,
                            const SolveEstimate& estimate);

@@ -24,29 +24,30 @@ absl::Status Lost(const WorkDir& dir, const std::string& name,
 
 }  // namespace
 
+TierLayout::TierLayout(const Game& game, const PositionIndex& index,
+                       uint64_t tier_indices)
+    : game_(game), index_(index), shift_(absl::countr_zero(tier_indices)) {}
+
 TierStore::TierStore(const Game& game, const PositionIndex& index,
                      uint64_t tier_indices, WorkDir dir)
-    : game_(game),
-      index_(index),
-      shift_(absl::countr_zero(tier_indices)),
-      dir_(std::move(dir)) {}
+    : TierLayout(game, index, tier_indices), dir_(std::move(dir)) {}
 
-int TierStore::Tiers(int layer) const {
+int TierLayout::Tiers(int layer) const {
   return static_cast<int>(((index_.layer_size(layer) - 1) >> shift_) + 1);
 }
 
-TierRange TierStore::Tier(int layer, int t) const {
+TierRange TierLayout::Tier(int layer, int t) const {
   const uint64_t begin = static_cast<uint64_t>(t) << shift_;
   const uint64_t end =
       std::min(index_.layer_size(layer), begin + tier_indices());
   return {begin, end, index_.layer_offset(layer) + begin, end - begin};
 }
 
-std::string TierStore::Name(char kind, int layer, int t) {
+std::string TierLayout::Name(char kind, int layer, int t) {
   return absl::StrFormat("%c%02d-T%06d", kind, layer, t);
 }
 
-std::string TierStore::LayerName(char kind, int layer) {
+std::string TierLayout::LayerName(char kind, int layer) {
   return absl::StrFormat("%c%02d", kind, layer);
 }
 
@@ -55,16 +56,16 @@ std::string TierStore::LayerName(char kind, int layer) {
 // they can leave long gaps (where the child sets the move cannot make lie),
 // so each tier holding one is found in turn: the first pattern whose child
 // lies past the tier found, by bisection.
-void TierStore::MarkChildTiers(int layer, uint64_t low, uint64_t high, int slot,
+void TierLayout::AddChildTiers(int layer, uint64_t low, uint64_t high, int slot,
                                uint64_t child,
-                               std::vector<bool>& needed) const {
+                               std::vector<uint64_t>& tiers) const {
   const auto child_of = [&](uint64_t p) {
     return child + PositionIndex::ChildPattern(layer, p, slot);
   };
   const uint64_t last = child_of(high) >> shift_;
   for (uint64_t p = low;;) {
     const uint64_t t = child_of(p) >> shift_;
-    needed[t] = true;
+    tiers.push_back(t);
     if (t == last) return;
     uint64_t below = p + 1, above = high;  // the first past tier t
     while (below < above) {
@@ -79,8 +80,9 @@ void TierStore::MarkChildTiers(int layer, uint64_t low, uint64_t high, int slot,
   }
 }
 
-std::vector<bool> TierStore::ChildTiers(int layer, const TierRange& r) const {
-  std::vector<bool> needed(Tiers(layer + 1), false);
+std::vector<uint64_t> TierLayout::ChildTierNumbers(int layer,
+                                                   const TierRange& r) const {
+  std::vector<uint64_t> tiers;
   const uint64_t patterns = index_.patterns(layer);
   const uint64_t child_patterns = index_.patterns(layer + 1);
   const uint64_t first_shape = r.begin / patterns;
@@ -96,11 +98,19 @@ std::vector<bool> TierStore::ChildTiers(int layer, const TierRange& r) const {
       const int slot = absl::popcount(occupied & ((s & -s) - 1));
       const uint64_t child =
           index_.ShapeRank(occupied | (s & -s)) * child_patterns;
-      MarkChildTiers(layer, low, high, slot, child, needed);
+      AddChildTiers(layer, low, high, slot, child, tiers);
     }
     if (shape == last_shape) break;
     occupied = index_.NextShape(occupied);
   }
+  std::sort(tiers.begin(), tiers.end());
+  tiers.erase(std::unique(tiers.begin(), tiers.end()), tiers.end());
+  return tiers;
+}
+
+std::vector<bool> TierLayout::ChildTiers(int layer, const TierRange& r) const {
+  std::vector<bool> needed(Tiers(layer + 1), false);
+  for (uint64_t t : ChildTierNumbers(layer, r)) needed[t] = true;
   return needed;
 }
 

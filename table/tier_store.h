@@ -42,14 +42,16 @@ struct TierRange {
   uint64_t begin, end, first, count;
 };
 
-class TierStore {
+// Which indices each tier of each layer holds, and which tiers of the
+// layer below hold a tier's children: the tiers' geometry, without a disk
+// (solve --plan works it out for processes that do not run).
+class TierLayout {
  public:
   // `tier_indices` as CheckTierIndices accepts; `game` and `index` outlive
-  // the store.
-  TierStore(const Game& game, const PositionIndex& index, uint64_t tier_indices,
-            WorkDir dir);
+  // the layout.
+  TierLayout(const Game& game, const PositionIndex& index,
+             uint64_t tier_indices);
 
-  const WorkDir& dir() const { return dir_; }
   uint64_t tier_indices() const { return uint64_t{1} << shift_; }
   int shift() const { return shift_; }  // log2 of tier_indices
 
@@ -68,6 +70,30 @@ class TierStore {
   // tiers a move, however large the child shape (6x6 gravity's full
   // board: 9.1e9 indices).
   std::vector<bool> ChildTiers(int layer, const TierRange& r) const;
+  // The same tiers' numbers, in order.
+  std::vector<uint64_t> ChildTierNumbers(int layer, const TierRange& r) const;
+
+ protected:
+  const Game& game_;
+  const PositionIndex& index_;
+
+ private:
+  // Appends to `tiers` the tiers of layer + 1 holding the children of
+  // patterns [low, high] of one shape of `layer` through the move that adds
+  // slot `slot`, whose child shape starts at index `child` of layer + 1.
+  void AddChildTiers(int layer, uint64_t low, uint64_t high, int slot,
+                     uint64_t child, std::vector<uint64_t>& tiers) const;
+
+  int shift_;
+};
+
+// The tiers of a layout on disk, in a work dir.
+class TierStore : public TierLayout {
+ public:
+  TierStore(const Game& game, const PositionIndex& index, uint64_t tier_indices,
+            WorkDir dir);
+
+  const WorkDir& dir() const { return dir_; }
 
   // Layer `layer`'s reachable bits (`words`: bit j % 64 of words[j / 64]
   // for its index j), a file a tier, on `threads` threads.
@@ -83,15 +109,6 @@ class TierStore {
   absl::Status RemoveLayer(char kind, int layer) const;
 
  private:
-  // Marks in `needed` the tiers of layer + 1 holding the children of
-  // patterns [low, high] of one shape of `layer` through the move that adds
-  // slot `slot`, whose child shape starts at index `child` of layer + 1.
-  void MarkChildTiers(int layer, uint64_t low, uint64_t high, int slot,
-                      uint64_t child, std::vector<bool>& needed) const;
-
-  const Game& game_;
-  const PositionIndex& index_;
-  int shift_;
   WorkDir dir_;
 };
 

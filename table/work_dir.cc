@@ -289,7 +289,8 @@ absl::Status WorkDir::PutPacked(const std::string& name,
       !s.ok()) {
     return s;
   }
-  written_->fetch_add(kHeaderBytes + packed.size());
+  traffic_->file_written.fetch_add(kHeaderBytes + packed.size());
+  traffic_->payload_written.fetch_add(size);
   return absl::OkStatus();
 }
 
@@ -338,7 +339,10 @@ absl::StatusOr<uint64_t> WorkDir::ReadChecked(const std::string& name,
     return damaged(absl::StrCat("holds tier ", held, ", not ", name,
                                 " (a tier file renamed, copied or linked)"));
   }
-  return GetLittleEndian(file.data() + 16, 8);
+  const uint64_t payload = GetLittleEndian(file.data() + 16, 8);
+  traffic_->file_read.fetch_add(file.size());
+  traffic_->payload_read.fetch_add(payload);
+  return payload;
 }
 
 absl::StatusOr<uint64_t> WorkDir::Check(const std::string& name) const {

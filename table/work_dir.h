@@ -101,14 +101,24 @@ class WorkDir {
   absl::Status Remove(const std::string& name) const;
 
   const std::string& path() const { return path_; }
-  // Bytes this process wrote into the directory so far.
-  uint64_t bytes_written() const { return written_->load(); }
+  // Bytes this process wrote into the directory so far (files).
+  uint64_t bytes_written() const { return traffic_->file_written.load(); }
+  // What this process wrote and read so far: the files' bytes (what a
+  // shared filesystem carries) and their payloads' (before zstd; a file
+  // read for its head counts whole, as it is read whole).
+  struct Traffic {
+    uint64_t file_written, payload_written, file_read, payload_read;
+  };
+  Traffic traffic() const {
+    return {traffic_->file_written.load(), traffic_->payload_written.load(),
+            traffic_->file_read.load(), traffic_->payload_read.load()};
+  }
 
  private:
   WorkDir(std::string path, uint64_t hash)
       : path_(std::move(path)),
         hash_(hash),
-        written_(std::make_shared<std::atomic<uint64_t>>(0)) {}
+        traffic_(std::make_shared<Counters>()) {}
   std::string FileName(const std::string& name) const;
   // Reads tier `name` into `file` and checks its header and checksum: its
   // payload size.
@@ -122,7 +132,11 @@ class WorkDir {
 
   std::string path_;
   uint64_t hash_;
-  std::shared_ptr<std::atomic<uint64_t>> written_;
+  struct Counters {
+    std::atomic<uint64_t> file_written{0}, payload_written{0}, file_read{0},
+        payload_read{0};
+  };
+  std::shared_ptr<Counters> traffic_;
 };
 
 }  // namespace mnk

@@ -113,6 +113,23 @@ out=$("$bin/solver/solve" --width=7 --height=6 --k=4 --estimate)
 expect_eq "solve --estimate, 7,6,4 exit" 0 $?
 expect_contains "solve --estimate, 7,6,4" "refused as it is: solving 7,6,4 needs" "$out"
 
+# solve --plan: each process's share, and no solve; refused without a work
+# dir, for zero processes, at zero bytes a second.
+out=$("$bin/solver/solve" --width=5 --height=4 --k=4 --gravity --threads=1 --layout=compressed --work-dir="$TMP/plan" --plan=2)
+expect_eq "solve --plan exit" 0 $?
+expect_contains "solve --plan" "plan: solve 5,4,4 gravity, compressed, tiers of 1048576 indices, 2 processes of 1 thread" "$out"
+expect_contains "solve --plan, rank 1" "  1                10" "$out"
+[ ! -e "$TMP/plan" ] || fail "solve --plan made its work dir"
+"$bin/solver/solve" --plan=2 > /dev/null 2> "$TMP/err"
+expect_eq "solve --plan, no work dir exit" 1 $?
+expect_contains "solve --plan, no work dir" "--plan plans a solve in tiers: it needs --work-dir=DIR" "$(cat "$TMP/err")"
+"$bin/solver/solve" --plan=-3 --work-dir="$TMP/plan" > /dev/null 2> "$TMP/err"
+expect_eq "solve --plan=-3 exit" 1 $?
+expect_contains "solve --plan=-3" "--plan=-3: expected a number of processes from 1 to 65536" "$(cat "$TMP/err")"
+"$bin/solver/solve" --plan=2 --work-dir="$TMP/plan" --network=0 > /dev/null 2> "$TMP/err"
+expect_eq "solve --network=0 exit" 1 $?
+expect_contains "solve --network=0" "--network=0: expected a positive number of bytes" "$(cat "$TMP/err")"
+
 # sample's own checks.
 "$bin/player/sample" --table=x --count=0 > /dev/null 2> "$TMP/err"
 expect_eq "sample --count=0 exit" 1 $?

@@ -129,7 +129,10 @@ std::string Bytes(uint64_t n) {
   if (n < (uint64_t{1} << 30)) {
     return absl::StrFormat("%.2f MiB", n / 1048576.0);
   }
-  return absl::StrFormat("%.2f GiB", n / 1073741824.0);
+  if (n < (uint64_t{1} << 40)) {
+    return absl::StrFormat("%.2f GiB", n / 1073741824.0);
+  }
+  return absl::StrFormat("%.2f TiB", n / 1099511627776.0);
 }
 
 namespace {

@@ -74,7 +74,7 @@ absl::StatusOr<int> ThreadsFlag(int threads);
 // 1024); plain digits are bytes. kInvalidArgument naming `flag` otherwise.
 absl::StatusOr<uint64_t> BytesFlag(absl::string_view flag,
                                    absl::string_view text);
-// "640 KiB", "1.50 MiB", "12.00 GiB": a memory size in messages.
+// "640 KiB", "1.50 MiB", "12.00 GiB", "1.43 TiB": a size in messages.
 std::string Bytes(uint64_t n);
 
 // The start of every tool's main(): names the tool, sets its usage message,

@@ -22,15 +22,25 @@ namespace {
 uint64_t ChildTierBytes(const Game& game, const PositionIndex& index,
                         uint64_t tier) {  // a power of two
   const int shift = absl::countr_zero(tier);
-  uint64_t tiers = 0, widest = 0;
+  uint64_t tiers = 0;
   for (int l = 0; l <= game.cells(); ++l) {
     tiers += (index.layer_size(l) + tier - 1) >> shift;
-    widest = std::max(widest, index.layer_size(l));
   }
   // Past 2^24 tiers (7,6,4 gravity with tiers of 2^20: 6.7e7) the walk
-  // below would take a minute: the widest layer bounds it instead (such a
-  // board is refused for its size anyway).
-  if (tiers > (uint64_t{1} << 24)) return widest;
+  // below would take a minute: whole child shapes bound it instead, those
+  // of the few shapes a tier meets, a playable cell each (such a board is
+  // refused for its size anyway).
+  if (tiers > (uint64_t{1} << 24)) {
+    const uint64_t moves = game.spec().gravity ? game.width() : game.cells();
+    uint64_t most = 0;
+    for (int l = 0; l < game.cells(); ++l) {
+      const uint64_t shapes = tier / index.patterns(l) + 2;
+      most = std::max(
+          most, std::min(index.layer_size(l + 1),
+                         shapes * moves * (index.patterns(l + 1) + 2 * tier)));
+    }
+    return most;
+  }
   // Where child shapes are under a quarter tier, a few tiers a playable
   // cell.
   uint64_t most = 2 * game.cells() * tier;

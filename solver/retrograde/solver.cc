@@ -225,6 +225,12 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
     if (store.has_value()) {
       TieredSolver solver(parts, *store, cluster, options.resume);
       status = SolveLayers(solver, game, forward);
+      const WorkDir::Traffic traffic = store->dir().traffic();
+      solution.stats.file_written = traffic.file_written;
+      solution.stats.payload_written = traffic.payload_written;
+      solution.stats.file_read = traffic.file_read;
+      solution.stats.payload_read = traffic.payload_read;
+      solution.stats.joined = solver.joined_bytes();
     } else {
       MemorySolver solver(parts);
       status = SolveLayers(solver, game, forward);

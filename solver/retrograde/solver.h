@@ -118,6 +118,12 @@ struct SolveStats {
   // reachable bits at a time), without gravity every index (a local test
   // decides which are reachable).
   uint64_t index_visits = 0;
+  // With a work dir, what this process wrote there and read back (files
+  // and payloads: WorkDir::traffic()), and the bytes of reachable bits it
+  // joined with the other processes (Cluster::OrWords).
+  uint64_t file_written = 0, payload_written = 0;
+  uint64_t file_read = 0, payload_read = 0;
+  uint64_t joined = 0;
 };
 
 // What a solve found: its statistics, and what its layout keeps in a sink

@@ -49,6 +49,7 @@ absl::Status TieredSolver::MarkReachable() {
     if (absl::Status s = Agree(status); !s.ok()) return s;
     if (cluster_.size() > 1) {
       cluster_.OrWords(next_bits.data(), next_bits.size());
+      joined_bytes_ += next_bits.size() * sizeof(uint64_t);
     }
     if (keep_) {
       status = store_.PutReach(next, next_bits, parts_.threads);

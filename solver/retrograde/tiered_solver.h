@@ -64,6 +64,9 @@ class TieredSolver {
   // about two layers' tiers; resuming, a layer done is taken from there.
   absl::Status SolveLayer(int stones);
 
+  // The bytes of reachable bits joined with the other processes so far.
+  uint64_t joined_bytes() const { return joined_bytes_; }
+
  private:
   absl::Status SolveMyTiers(int stones);
   void SolveTier(int stones, const TierRange& r, Reached reach,
@@ -91,6 +94,7 @@ class TieredSolver {
   // (alternately), and of the tier last gathered.
   std::string payloads_[2];
   uint64_t solved_tiers_ = 0;
+  uint64_t joined_bytes_ = 0;
   std::string gather_buffer_;
   TierCache children_;  // the tiers of the layer below being read
   // The layer being gathered; last, so that it is waited for before

@@ -1,0 +1,146 @@
+#include "solver/solve_plan.h"
+
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/parallel/cluster.h"
+#include "gtest/gtest.h"
+#include "rules/game/game.h"
+#include "solver/retrograde/solver.h"
+
+namespace mnk {
+namespace {
+
+// The ranks of a shared solve as threads of this process: what MPI does
+// for solve_mpi (base/parallel/mpi_cluster.h), meeting at a barrier.
+class ThreadRanks {
+ public:
+  explicit ThreadRanks(int size) : size_(size), words_(), ranks_() {
+    for (int r = 0; r < size; ++r) ranks_.emplace_back(this, r);
+  }
+  Cluster& rank(int r) { return ranks_[r]; }
+
+ private:
+  class Rank : public Cluster {
+   public:
+    Rank(ThreadRanks* all, int rank) : all_(all), rank_(rank) {}
+    int rank() const override { return rank_; }
+    int size() const override { return all_->size_; }
+    bool AllOk(bool ok) override {
+      return all_->Meet([&] { all_->ok_ = all_->ok_ && ok; },
+                        [&] { return all_->ok_; });
+    }
+    void OrWords(uint64_t* words, size_t count) override {
+      all_->Meet(
+          [&] {
+            all_->words_.resize(count, 0);
+            for (size_t i = 0; i < count; ++i) all_->words_[i] |= words[i];
+          },
+          [&] {
+            for (size_t i = 0; i < count; ++i) words[i] = all_->words_[i];
+            return true;
+          });
+    }
+
+   private:
+    ThreadRanks* all_;
+    int rank_;
+  };
+
+  // Every rank adds its part, waits for all, then reads the whole; the
+  // last to read resets it for the next meeting.
+  template <typename Add, typename Read>
+  bool Meet(Add add, Read read) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const uint64_t round = round_;
+    add();
+    if (++arrived_ == size_) {
+      arrived_ = 0;
+      ++round_;
+      changed_.notify_all();
+    } else {
+      changed_.wait(lock, [&] { return round_ != round; });
+    }
+    const bool result = read();
+    if (++left_ == size_) {
+      left_ = 0;
+      ok_ = true;
+      words_.clear();
+      ++round_;
+      changed_.notify_all();
+    } else {
+      changed_.wait(lock, [&] { return round_ != round + 1; });
+    }
+    return result;
+  }
+
+  const int size_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  uint64_t round_ = 0;
+  int arrived_ = 0, left_ = 0;
+  bool ok_ = true;
+  std::vector<uint64_t> words_;
+  std::vector<Rank> ranks_;
+};
+
+// A plan's payload bytes are what the solve then writes, reads and joins:
+// 5x4 gravity, compressed, tiers of 2^14 indices, three ranks. Rank 0 also
+// writes each even layer's sections and reads them back for the table
+// (not planned: their size is known only once encoded) and a few bytes a
+// layer; the others' figures are exact.
+TEST(SolvePlanTest, PayloadsAreWhatTheSolveMoves) {
+  const Game game = *Game::Create({5, 4, 4, true});
+  SolveOptions options;
+  options.threads = 1;
+  options.layout = TableLayout::Compressed(true);
+  options.tier_indices = uint64_t{1} << 14;
+  options.work_dir = std::string(getenv("TEST_TMPDIR")) + "/plan";
+  const SolvePlan plan = PlanSolve(game, options, 3, 125e6);
+  ASSERT_EQ(plan.process.size(), 3u);
+
+  ThreadRanks ranks(3);
+  std::vector<SolveStats> stats(3);
+  std::vector<uint64_t> table(3, 0);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < 3; ++r) {
+    threads.emplace_back([&, r] {
+      SolveOptions mine = options;
+      mine.cluster = &ranks.rank(r);
+      absl::StatusOr<Solution> s = Solve(game, mine);
+      ASSERT_TRUE(s.ok()) << s.status();
+      stats[r] = s->stats;
+      table[r] = s->kept->FileBytes();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(stats[0].reachable, 3945711u);
+
+  uint64_t tiers = 0;
+  for (int r = 0; r < 3; ++r) {
+    SCOPED_TRACE(r);
+    const ProcessPlan& p = plan.process[r];
+    tiers += p.tiers;
+    EXPECT_EQ(p.tiers, stats[r].tiers_solved);
+    EXPECT_EQ(p.joined, stats[r].joined);
+    if (r > 0) {
+      EXPECT_EQ(p.written, stats[r].payload_written);
+      EXPECT_EQ(p.read, stats[r].payload_read);
+    }
+  }
+  EXPECT_EQ(tiers, 356u);
+  // Rank 0: the sections (the table's bytes, but its header) both ways,
+  // and a count a layer (73 bytes, D<layer>).
+  EXPECT_LE(plan.process[0].written, stats[0].payload_written);
+  EXPECT_LE(stats[0].payload_written - plan.process[0].written,
+            table[0] + 21 * 73);
+  EXPECT_LE(plan.process[0].read, stats[0].payload_read);
+  EXPECT_LE(stats[0].payload_read - plan.process[0].read, table[0]);
+}
+
+}  // namespace
+}  // namespace mnk
