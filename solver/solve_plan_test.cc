@@ -142,5 +142,26 @@ TEST(SolvePlanTest, PayloadsAreWhatTheSolveMoves) {
   EXPECT_LE(stats[0].payload_read - plan.process[0].read, table[0]);
 }
 
+// docs/big-boards.md's example: 6x5 gravity on two processes.
+TEST(SolvePlanTest, SixByFiveOnTwoProcesses) {
+  const Game game = *Game::Create({6, 5, 4, true});
+  SolveOptions options;
+  options.threads = 1;
+  options.layout = TableLayout::Compressed(true);
+  options.work_dir = "DIR";
+  const SolvePlan plan = PlanSolve(game, options, 2, 125 << 20);
+  const std::string report = PlanReport(game, options, plan);
+  for (const char* line :
+       {" 6,5,4 gravity, compressed, tiers of 1048576 indices, 2 processes of "
+        "1 thread\n",
+        "  0              4737  254.46 MiB marking layer 24   107.13 MiB   "
+        "12.79 GiB  149.08 GiB    1.15 GiB\n",
+        "  1              4741  254.46 MiB marking layer 24   107.13 MiB   "
+        "11.62 GiB   88.44 GiB    1.15 GiB\n"}) {
+    EXPECT_NE(report.find(line), std::string::npos) << line << report;
+  }
+  EXPECT_EQ(plan.process[1].written, uint64_t{12474414966});
+}
+
 }  // namespace
 }  // namespace mnk
