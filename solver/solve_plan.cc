@@ -40,6 +40,7 @@ class Planner {
         sink_(LayerSink::Make(game, index_, options.layout, /*keep=*/false)),
         forward_(!game.reachability_is_local() || options.forward_reachability),
         drops_(options.layout.layout() == Layout::kCompressed),
+        window_(ReachWindow(game, options)),
         n_(processes) {
     plan_.processes = n_;
     plan_.process.resize(n_);
@@ -71,30 +72,69 @@ class Planner {
     }
   }
 
-  // The forward pass from `layer`: each process reads its tiers' bits and
-  // holds the next layer's whole; they are joined; rank 0 writes them.
+  // Calls visit(t, fresh) for the tiers of `layer`, or, past kMaxTiers, for
+  // windows of kWindow consecutive ones spread over the layer (`fresh` at
+  // each window's first): how many tiers each visited one stands for.
+  template <typename Visit>
+  double ForTiers(int layer, Visit visit) const {
+    const uint64_t tiers = tiers_.Tiers(layer);
+    if (tiers <= kMaxTiers) {
+      for (uint64_t t = 0; t < tiers; ++t) visit(t, t == 0);
+      return 1;
+    }
+    const uint64_t windows = kMaxTiers / kWindow;
+    for (uint64_t w = 0; w < windows; ++w) {
+      const uint64_t begin = w * (tiers - kWindow) / (windows - 1);
+      for (uint64_t t = begin; t < begin + kWindow; ++t) visit(t, t == begin);
+    }
+    return static_cast<double>(tiers) / (windows * kWindow);
+  }
+
+  // The forward pass from `layer`, a window of the next layer at a time:
+  // each process reads the bits of its tiers whose children reach the
+  // window and holds the window's bits; they are joined; rank 0 writes
+  // them.
   void Mark(int layer) {
     LayerPlan& lp = plan_.layers[layer];
-    const uint64_t next = Words(index_.layer_size(layer + 1));
-    for (int t = 0; t < tiers_.Tiers(layer); ++t) {
-      const uint64_t bits = layer == 0 ? 0 : Words(tiers_.Tier(layer, t).count);
-      plan_.process[Owner(layer, t)].read += bits;
-      lp.read += bits;
+    const uint64_t size = index_.layer_size(layer + 1);
+    const uint64_t window = std::min(size, window_);
+    std::vector<uint64_t> read(n_, 0);
+    const double scale = ForTiers(layer, [&](uint64_t t, bool) {
+      const TierRange r = tiers_.Tier(layer, static_cast<int>(t));
+      uint64_t windows = 1;
+      if (window < size) {
+        const std::vector<uint64_t> children =
+            tiers_.ChildTierNumbers(layer, r);
+        windows = children.empty()
+                      ? 0
+                      : ((children.back() << tiers_.shift()) / window) -
+                            ((children.front() << tiers_.shift()) / window) + 1;
+      }
+      if (layer > 0)
+        read[Owner(layer, static_cast<int>(t))] += windows * Words(r.count);
+    });
+    uint64_t bits = 0;
+    for (uint64_t first = 0; first < size; first += window) {
+      bits += Words(std::min(size, first + window) - first);
     }
     for (int r = 0; r < n_; ++r) {
       ProcessPlan& p = plan_.process[r];
+      const uint64_t scaled = static_cast<uint64_t>(read[r] * scale);
+      p.read += scaled;
+      lp.read += scaled;
       if (n_ > 1) {
-        p.joined += next;
-        lp.joined += next;
+        p.joined += bits;
+        lp.joined += bits;
       }
       // Open MPI's all-reduce of the bits in place holds half as much
       // again (measured: 2, 4 and 8 ranks alike).
-      const uint64_t joining = n_ > 1 ? next / 2 : 0;
-      Hold(p, kProcessBytes + next + joining + Words(MostTier(layer)), layer,
+      const uint64_t held = Words(window);
+      const uint64_t joining = n_ > 1 ? held / 2 : 0;
+      Hold(p, kProcessBytes + held + joining + Words(MostTier(layer)), layer,
            true);
     }
-    plan_.process[0].written += next;
-    lp.written += next;
+    plan_.process[0].written += bits;
+    lp.written += bits;
   }
 
   // Layer `layer` solved: each process its tiers (their bits, the child
@@ -104,34 +144,27 @@ class Planner {
   void Solve(int layer) {
     LayerPlan& lp = plan_.layers[layer];
     const int tiers = tiers_.Tiers(layer);
-    const bool sampled = static_cast<uint64_t>(tiers) > kMaxTiers;
-    const uint64_t windows = sampled ? kMaxTiers / kWindow : 1;
-    const double scale =
-        sampled ? static_cast<double>(tiers) / (windows * kWindow) : 1;
     std::vector<uint64_t> solved(n_, 0), read(n_, 0), written(n_, 0);
     std::vector<uint64_t> buffers(n_, 0);
-    for (uint64_t w = 0; w < windows; ++w) {
-      const uint64_t begin =
-          sampled ? w * (tiers - kWindow) / (windows - 1) : 0;
-      const uint64_t end = sampled ? begin + kWindow : tiers;
-      std::vector<std::vector<uint64_t>> held(n_);
-      for (uint64_t t = begin; t < end; ++t) {
-        const int r = Owner(layer, static_cast<int>(t));
-        const TierRange range = tiers_.Tier(layer, static_cast<int>(t));
-        ++solved[r];
-        written[r] += Payload(layer, range.count);
-        if (forward_ && layer > 0) read[r] += Words(range.count);
-        if (layer == game_.cells()) continue;
-        std::vector<uint64_t> needed = tiers_.ChildTierNumbers(layer, range);
-        for (uint64_t c : needed) {
-          if (!std::binary_search(held[r].begin(), held[r].end(), c)) {
-            read[r] += Payload(layer + 1, tiers_.Tier(layer + 1, c).count);
-          }
+    std::vector<std::vector<uint64_t>> held(n_);
+    const double scale = ForTiers(layer, [&](uint64_t t, bool fresh) {
+      if (fresh) held.assign(n_, {});
+      const int r = Owner(layer, static_cast<int>(t));
+      const TierRange range = tiers_.Tier(layer, static_cast<int>(t));
+      ++solved[r];
+      written[r] += Payload(layer, range.count);
+      if (forward_ && layer > 0) read[r] += Words(range.count);
+      if (layer == game_.cells()) return;
+      std::vector<uint64_t> needed = tiers_.ChildTierNumbers(layer, range);
+      for (uint64_t c : needed) {
+        if (!std::binary_search(held[r].begin(), held[r].end(), c)) {
+          read[r] += Payload(layer + 1,
+                             tiers_.Tier(layer + 1, static_cast<int>(c)).count);
         }
-        buffers[r] = std::max<uint64_t>(buffers[r], needed.size());
-        held[r] = std::move(needed);
       }
-    }
+      buffers[r] = std::max<uint64_t>(buffers[r], needed.size());
+      held[r] = std::move(needed);
+    });
     for (int r = 0; r < n_; ++r) {
       ProcessPlan& p = plan_.process[r];
       const auto scaled = [&](uint64_t v) {
@@ -197,6 +230,7 @@ class Planner {
   const std::unique_ptr<LayerSink> sink_;
   const bool forward_;
   const bool drops_;
+  const uint64_t window_;  // indices the forward pass marks at a time
   const int n_;
   uint64_t payload_ = 0;  // the largest payload solved so far
   SolvePlan plan_;

@@ -93,13 +93,27 @@ class ThreadRanks {
 // writes each even layer's sections and reads them back for the table
 // (not planned: their size is known only once encoded) and a few bytes a
 // layer; the others' figures are exact.
-TEST(SolvePlanTest, PayloadsAreWhatTheSolveMoves) {
+struct Case {
+  uint64_t tier_indices;
+  uint64_t max_bytes;  // 90 KiB: the forward pass marks layers 14 to 18 in
+                       // two windows of 516,096 indices (504 tiers), 63 KiB
+                       // of bits
+  uint64_t tiers;      // in all
+  uint64_t window;     // ReachWindow: the widest layer's size when whole
+};
+
+class SolvePlanTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SolvePlanTest, PayloadsAreWhatTheSolveMoves) {
   const Game game = *Game::Create({5, 4, 4, true});
   SolveOptions options;
   options.threads = 1;
   options.layout = TableLayout::Compressed(true);
-  options.tier_indices = uint64_t{1} << 14;
-  options.work_dir = std::string(getenv("TEST_TMPDIR")) + "/plan";
+  options.tier_indices = GetParam().tier_indices;
+  options.max_bytes = GetParam().max_bytes;
+  options.work_dir = std::string(getenv("TEST_TMPDIR")) + "/plan" +
+                     std::to_string(GetParam().tier_indices);
+  EXPECT_EQ(ReachWindow(game, options), GetParam().window);
   const SolvePlan plan = PlanSolve(game, options, 3, 125e6);
   ASSERT_EQ(plan.process.size(), 3u);
 
@@ -132,7 +146,7 @@ TEST(SolvePlanTest, PayloadsAreWhatTheSolveMoves) {
       EXPECT_EQ(p.read, stats[r].payload_read);
     }
   }
-  EXPECT_EQ(tiers, 356u);
+  EXPECT_EQ(tiers, GetParam().tiers);
   // Rank 0: the sections (the table's bytes, but its header) both ways,
   // and a count a layer (73 bytes, D<layer>).
   EXPECT_LE(plan.process[0].written, stats[0].payload_written);
@@ -142,8 +156,13 @@ TEST(SolvePlanTest, PayloadsAreWhatTheSolveMoves) {
   EXPECT_LE(stats[0].payload_read - plan.process[0].read, table[0]);
 }
 
+INSTANTIATE_TEST_SUITE_P(
+    WholeLayersAndWindows, SolvePlanTest,
+    ::testing::Values(Case{uint64_t{1} << 14, uint64_t{16} << 30, 356, 900900},
+                      Case{1024, 90 << 10, 5502, 516096}));
+
 // docs/big-boards.md's example: 6x5 gravity on two processes.
-TEST(SolvePlanTest, SixByFiveOnTwoProcesses) {
+TEST(SolvePlanReportTest, SixByFiveOnTwoProcesses) {
   const Game game = *Game::Create({6, 5, 4, true});
   SolveOptions options;
   options.threads = 1;

@@ -114,19 +114,25 @@ std::vector<bool> TierLayout::ChildTiers(int layer, const TierRange& r) const {
   return needed;
 }
 
-absl::Status TierStore::PutReach(int layer, const std::vector<uint64_t>& words,
+absl::Status TierStore::PutReach(int layer, uint64_t begin,
+                                 const std::vector<uint64_t>& words,
                                  int threads) const {
+  const uint64_t end =
+      std::min(index_.layer_size(layer), begin + 64 * words.size());
+  const int first = static_cast<int>(begin >> shift());
+  const int tiers = static_cast<int>(((end - 1) >> shift()) + 1) - first;
   std::vector<absl::Status> statuses(threads);
   ParallelChunks(
-      Tiers(layer), 1, threads, [&](uint64_t from, uint64_t to, int worker) {
+      tiers, 1, threads, [&](uint64_t from, uint64_t to, int worker) {
         for (uint64_t t = from; t < to; ++t) {
-          const TierRange r = Tier(layer, static_cast<int>(t));
+          const TierRange r = Tier(layer, first + static_cast<int>(t));
           std::string bytes((r.count + 63) / 64 * 8, '\0');
           for (size_t w = 0; w < bytes.size() / 8; ++w) {
-            PutLittleEndian(&bytes[8 * w], words[(r.begin >> 6) + w], 8);
+            PutLittleEndian(&bytes[8 * w], words[((r.begin - begin) >> 6) + w],
+                            8);
           }
           absl::Status s =
-              dir_.Put(Name('R', layer, static_cast<int>(t)), bytes);
+              dir_.Put(Name('R', layer, first + static_cast<int>(t)), bytes);
           if (statuses[worker].ok()) statuses[worker] = s;
         }
       });

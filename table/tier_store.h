@@ -98,7 +98,13 @@ class TierStore : public TierLayout {
   // Layer `layer`'s reachable bits (`words`: bit j % 64 of words[j / 64]
   // for its index j), a file a tier, on `threads` threads.
   absl::Status PutReach(int layer, const std::vector<uint64_t>& words,
-                        int threads) const;
+                        int threads) const {
+    return PutReach(layer, 0, words, threads);
+  }
+  // The same for the tiers of a window of the layer from index `begin` (a
+  // tier's first), `words` holding its bits: the tiers it covers.
+  absl::Status PutReach(int layer, uint64_t begin,
+                        const std::vector<uint64_t>& words, int threads) const;
   // Tier t's reachable bits of `layer` (words from the tier's first); the
   // empty board's need no file. kDataLoss, saying that the `job` ("solve",
   // "verify") must start again in an empty work dir, when lost or damaged.

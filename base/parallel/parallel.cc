@@ -48,8 +48,9 @@ void Progress::Run() {
 
 void Progress::Draw() {
   if (callback_) {
-    callback_(phase_.load(), layer_.load(), std::min(done_.load(), total_),
-              total_);
+    const uint64_t total = total_.load();
+    callback_(phase_.load(), layer_.load(), std::min(done_.load(), total),
+              total);
   }
   if (!enabled_) return;
   const double seconds =
@@ -58,7 +59,8 @@ void Progress::Draw() {
   const uint64_t resumed = resumed_.load();  // before done_: not above it
   const uint64_t done = done_.load();
   const double rate = seconds > 0 ? (done - resumed) / seconds : 0;
-  const double left = rate > 0 ? (total_ - std::min(done, total_)) / rate : 0;
+  const uint64_t total = total_.load();
+  const double left = rate > 0 ? (total - std::min(done, total)) / rate : 0;
   const int layer = layer_.load();
   char where[32] = "", memory[64] = "";
   if (layer >= 0) std::snprintf(where, sizeof(where), " layer %2d", layer);
@@ -80,7 +82,7 @@ void Progress::Draw() {
   std::fprintf(
       stderr, "\r%s: %s%s%s  %.3g of %.3g %s  %.3g/s%s  %.0f s left   ",
       label_.c_str(), phase_.load(), where, tier, static_cast<double>(done),
-      static_cast<double>(total_), unit_.c_str(), rate, memory, left);
+      static_cast<double>(total), unit_.c_str(), rate, memory, left);
 }
 
 }  // namespace mnk

@@ -108,6 +108,8 @@ class Progress {
     layer_.store(layer);
   }
   void Add(uint64_t n) { done_.fetch_add(n, std::memory_order_relaxed); }
+  // Work found to do besides the total given (a layer walked again).
+  void AddTotal(uint64_t n) { total_.fetch_add(n); }
   // Work found done in a work dir when resuming: counted as done, and left
   // out of the rate (so that "s left" is not drawn from it).
   void AddResumed(uint64_t n) {
@@ -130,7 +132,7 @@ class Progress {
   const bool enabled_;
   const ProgressCallback callback_;
   const std::string label_;
-  const uint64_t total_;
+  std::atomic<uint64_t> total_;
   const std::string unit_;
   const std::chrono::steady_clock::time_point start_ =
       std::chrono::steady_clock::now();

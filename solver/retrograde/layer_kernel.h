@@ -163,16 +163,22 @@ class LayerKernel {
   // Sets the bit in `next_bits` (all of layer stones + 1) of every child
   // of the positions of indices [begin, end) of layer `stones` that are
   // reached and not over.
+  //
+  // Only the children in a window [first, last) of the next layer are
+  // marked, bit j - first for index j (the forward pass in windows, when a
+  // layer's bits are more than the memory allows).
   void MarkChildren(int stones, uint64_t begin, uint64_t end, Reached reached,
-                    uint64_t* next_bits) {
-    const uint64_t next_offset = index_.layer_offset(stones + 1);
+                    uint64_t* next_bits, uint64_t first = 0,
+                    uint64_t last = ~uint64_t{0}) {
+    const uint64_t from = index_.layer_offset(stones + 1) + first;
+    const uint64_t width = last - first;
     ForIndices(stones, begin, end, reached,
                [&](LayerWalker& walker, uint64_t, const Position& p, Counts&) {
                  if (game_.IsTerminal(p)) return;
                  walker.PrepareChildren();
                  for (Mask s = walker.legal(); s != 0; s &= s - 1) {
-                   const uint64_t j =
-                       walker.Child(absl::countr_zero(s)) - next_offset;
+                   const uint64_t j = walker.Child(absl::countr_zero(s)) - from;
+                   if (j >= width) continue;
                    SetReached(&next_bits[j >> 6], uint64_t{1} << (j & 63));
                  }
                });

@@ -101,12 +101,28 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
     // (two being solved and written, one read back, compressed copies of
     // up to three in flight) and a tier's symbols.
     const uint64_t tier = std::min(widest, options.tier_indices);
+    const uint64_t window = std::min(widest, ReachWindow(game, index, options));
     return kept +
            std::max(ChildTierBytes(game, index, options.tier_indices),
-                    forward ? widest / 8 : 0) +
+                    forward ? window / 8 : 0) +
            (6 * 4 + 3) * tier;
   }
   return kept + 2 * widest + (forward ? index.size() / 8 : 0);
+}
+
+uint64_t ReachWindow(const Game& game, const PositionIndex& index,
+                     const SolveOptions& options) {
+  uint64_t widest = 0;
+  for (int l = 0; l <= game.cells(); ++l) {
+    widest = std::max(widest, index.layer_size(l));
+  }
+  const uint64_t tier = options.tier_indices;
+  const uint64_t rest =
+      LayerSink::MemoryBytes(index, options.layout, /*in_tiers=*/true) +
+      (6 * 4 + 3) * std::min(widest, tier);
+  const uint64_t room = options.max_bytes > rest ? options.max_bytes - rest : 0;
+  if (room >= widest / 8) return widest;
+  return std::max(tier, room * 8 / tier * tier);
 }
 
 }  // namespace retrograde_internal
@@ -119,6 +135,10 @@ uint64_t DefaultMemoryLimit() {
 }
 
 absl::Status CheckSolvable(const Game& game) { return CheckTableCanHold(game); }
+
+uint64_t ReachWindow(const Game& game, const SolveOptions& options) {
+  return retrograde_internal::ReachWindow(game, PositionIndex(game), options);
+}
 
 uint64_t SolveBytes(const Game& game, const SolveOptions& options) {
   return retrograde_internal::BytesNeeded(

@@ -18,6 +18,13 @@ namespace mnk::retrograde_internal {
 uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
                      const SolveOptions& options, bool forward);
 
+// With a work dir, how many indices of the next layer the forward pass
+// marks at a time: every layer whole when the widest one's bits fit in
+// options.max_bytes beside the rest; else as many tiers as fit (at least
+// one), each parent tier walked once for each window its children reach.
+uint64_t ReachWindow(const Game& game, const PositionIndex& index,
+                     const SolveOptions& options);
+
 }  // namespace mnk::retrograde_internal
 
 #endif  // MNK_SOLVER_RETROGRADE_SOLVE_BYTES_H_

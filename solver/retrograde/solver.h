@@ -160,11 +160,12 @@ struct Solution {
 // one bit an index for reachability. With a work dir, plus the tiers of the
 // layer below that the tier being solved reads (those holding its
 // children: TierStore::ChildTiers) or, with gravity, one layer's reachable bits
-// (the forward pass before), whichever is more, and a few tiers' payloads; a
-// compressed solve's sections stay in the work dir, but a layer's are held
-// while it is gathered, beside the next layer's solve (not counted: unknown
-// before), and the table is written from there a layer at a time (the largest
-// layer's sections).
+// (the forward pass before; a window of tiers of it at a time when a whole
+// layer's would pass max_bytes: ReachWindow), whichever is more, and a few
+// tiers' payloads; a compressed solve's sections stay in the work dir, but a
+// layer's are held while it is gathered, beside the next layer's solve (not
+// counted: unknown before), and the table is written from there a layer at a
+// time (the largest layer's sections).
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
 
 // Solves `game` in memory and writes its full table (every position's
@@ -177,6 +178,11 @@ absl::Status SolveToTable(const Game& game, const SolveOptions& options,
 // The bytes Solve() would need (it refuses more than options.max_bytes).
 // Only for games CheckSolvable accepts.
 uint64_t SolveBytes(const Game& game, const SolveOptions& options);
+
+// With a work dir and gravity, how many indices of the next layer the
+// forward pass marks at a time: a whole layer when the widest one's bits
+// fit in options.max_bytes beside the rest, else as many tiers' as fit.
+uint64_t ReachWindow(const Game& game, const SolveOptions& options);
 
 // kInvalidArgument, saying why, for a game no table can hold whatever the
 // memory: one whose index has 2^64 entries or more (7x6 without gravity),

@@ -10,11 +10,12 @@
 namespace mnk::retrograde_internal {
 
 TieredSolver::TieredSolver(const SolveParts& parts, const TierStore& store,
-                           Cluster& cluster, bool resume)
+                           Cluster& cluster, bool resume, uint64_t reach_window)
     : parts_(parts),
       store_(store),
       cluster_(cluster),
       resume_(resume),
+      reach_window_(reach_window),
       keep_(cluster.rank() == 0),
       drops_(parts.sink.KeepsLayersOnDisk()) {}
 
@@ -28,35 +29,61 @@ absl::Status TieredSolver::MarkReachable() {
       parts_.progress.AddResumed(index.layer_size(stones));
       continue;
     }
+    const uint64_t size = index.layer_size(next);
+    const uint64_t window = std::min(size, reach_window_);
     std::vector<uint64_t> next_bits;
-    const uint64_t words = (index.layer_size(next) + 63) / 64;
-    ReserveHugePages(next_bits, words);
-    next_bits.assign(words, 0);
+    ReserveHugePages(next_bits, (window + 63) / 64);
+    for (uint64_t first = 0; first < size; first += window) {
+      const uint64_t last = std::min(size, first + window);
+      next_bits.assign((last - first + 63) / 64, 0);
+      if (absl::Status s = Agree(MarkWindow(stones, first, last, next_bits));
+          !s.ok()) {
+        return s;
+      }
+      if (cluster_.size() > 1) {
+        cluster_.OrWords(next_bits.data(), next_bits.size());
+        joined_bytes_ += next_bits.size() * sizeof(uint64_t);
+      }
+      absl::Status status;
+      if (keep_) {
+        status = store_.PutReach(next, first, next_bits, parts_.threads);
+        parts_.progress.SetDisk(store_.dir().bytes_written());
+      }
+      if (absl::Status s = Agree(status); !s.ok()) return s;
+    }
     absl::Status status;
-    const int tiers = store_.Tiers(stones);
-    for (int t = 0; t < tiers && status.ok(); ++t) {
-      if (!Mine(stones, t)) continue;
-      parts_.progress.SetTier(t + 1, tiers);
-      const TierRange r = store_.Tier(stones, t);
-      absl::StatusOr<std::vector<uint64_t>> bits =
-          store_.GetReach(stones, t, "solve");
-      status = bits.status();
-      if (!status.ok()) break;
-      parts_.kernel.MarkChildren(stones, r.begin, r.end,
-                                 {bits->data(), r.begin >> 6},
-                                 next_bits.data());
-    }
+    if (keep_) status = store_.dir().Put(mark, "");
     if (absl::Status s = Agree(status); !s.ok()) return s;
-    if (cluster_.size() > 1) {
-      cluster_.OrWords(next_bits.data(), next_bits.size());
-      joined_bytes_ += next_bits.size() * sizeof(uint64_t);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TieredSolver::MarkWindow(int stones, uint64_t first, uint64_t last,
+                                      std::vector<uint64_t>& bits) {
+  const bool whole = first == 0 && last == parts_.index.layer_size(stones + 1);
+  const int tiers = store_.Tiers(stones);
+  for (int t = 0; t < tiers; ++t) {
+    if (!Mine(stones, t)) continue;
+    parts_.progress.SetTier(t + 1, tiers);
+    const TierRange r = store_.Tier(stones, t);
+    if (!whole) {
+      const std::vector<uint64_t> children = store_.ChildTierNumbers(stones, r);
+      if (children.empty() ||
+          (children.back() + 1) << store_.shift() <= first ||
+          children.front() << store_.shift() >= last) {
+        continue;
+      }
+      // Walked again: more work than the progress line was told.
+      if (children.front() << store_.shift() < first) {
+        parts_.progress.AddTotal(r.count);
+      }
     }
-    if (keep_) {
-      status = store_.PutReach(next, next_bits, parts_.threads);
-      parts_.progress.SetDisk(store_.dir().bytes_written());
-      if (status.ok()) status = store_.dir().Put(mark, "");
-    }
-    if (absl::Status s = Agree(status); !s.ok()) return s;
+    absl::StatusOr<std::vector<uint64_t>> reach =
+        store_.GetReach(stones, t, "solve");
+    if (!reach.ok()) return reach.status();
+    parts_.kernel.MarkChildren(stones, r.begin, r.end,
+                               {reach->data(), r.begin >> 6}, bits.data(),
+                               first, last);
   }
   return absl::OkStatus();
 }

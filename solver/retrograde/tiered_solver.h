@@ -45,13 +45,18 @@ struct SolveParts {
 
 class TieredSolver {
  public:
+  // `reach_window`: indices of the next layer the forward pass marks at a
+  // time (a multiple of the tier size; ReachWindow in solve_bytes.h).
   TieredSolver(const SolveParts& parts, const TierStore& store,
-               Cluster& cluster, bool resume);
+               Cluster& cluster, bool resume, uint64_t reach_window);
 
   // This process's tiers of each layer expanded (their bits read from the
   // work dir), the next layer's bits joined among the processes, then
   // written by rank 0 a tier at a time with a mark that the layer is
-  // whole. Resuming, a layer so marked is not marked again.
+  // whole. A layer whose bits are more than the window is marked a window
+  // at a time, each tier of this process expanded for every window its
+  // children reach (TierLayout::ChildTierNumbers). Resuming, a layer so
+  // marked is not marked again.
   absl::Status MarkReachable();
 
   // This process's tiers solved and written (or, resuming, found there
@@ -68,6 +73,10 @@ class TieredSolver {
   uint64_t joined_bytes() const { return joined_bytes_; }
 
  private:
+  // Marks the children of this process's tiers of layer `stones` in
+  // [first, last) of the next layer into `bits`.
+  absl::Status MarkWindow(int stones, uint64_t first, uint64_t last,
+                          std::vector<uint64_t>& bits);
   absl::Status SolveMyTiers(int stones);
   void SolveTier(int stones, const TierRange& r, Reached reach,
                  std::string& payload);
@@ -88,6 +97,7 @@ class TieredSolver {
   const TierStore& store_;
   Cluster& cluster_;
   const bool resume_;
+  const uint64_t reach_window_;
   const bool keep_;   // rank 0: gathers layers, keeps stats
   const bool drops_;  // the sink keeps its layers on disk
   // The payloads of the tier being solved and the tier being written
