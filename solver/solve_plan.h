@@ -4,17 +4,20 @@
 // the tiers as the solver does, without solving: which process solves
 // which tier (tier t of layer L on process (t + L) % N), which child tiers
 // each reads (TierLayout::ChildTiers) and keeps, the reachable bits each
-// joins after a layer of the forward pass, what rank 0 reads to gather a
-// layer. Bytes are payloads (before zstd); what the files and the time come
-// to is projected from rates measured on this machine.
+// joins after each window of the forward pass, what rank 0 reads to
+// gather a layer. Bytes are payloads (before zstd); what the files and the time
+// come to is projected from rates measured on this machine.
 //
-//   SolvePlan plan = PlanSolve(game, options, /*processes=*/4);
+//   SolvePlan plan = PlanSolve(game, options, /*processes=*/2, 125e6);
 //   std::fputs(PlanReport(game, options, plan).c_str(), stdout);
 //
-//   plan: solve 6,5,4 gravity, compressed, in tiers of 1,048,576 indices,
-//   4 processes of 1 thread:
-//     process  tiers   memory    written   read      joined
-//     0        2,383   ...
+//   plan: solve 6,5,4 gravity, compressed, tiers of 1048576 indices, 2
+//   processes of 1 thread
+//     process  tiers  memory     (where)           solving     written ...
+//     0         4737  254.46 MiB marking layer 24  107.13 MiB  12.79 GiB ...
+//     1         4741  254.46 MiB marking layer 24  107.13 MiB  11.62 GiB ...
+//     layer    tiers  written  read  joined        (a line a layer)
+//     ...      then the exchange, the work dir, the time and the table
 #ifndef MNK_SOLVER_SOLVE_PLAN_H_
 #define MNK_SOLVER_SOLVE_PLAN_H_
 

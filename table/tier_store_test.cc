@@ -80,6 +80,23 @@ TEST_F(TierStoreTest, ChildTiersAreTheTiersOfTheChildren) {
   }
 }
 
+// A window of a layer's bits (the forward pass in windows) writes the
+// tiers it covers, the layer's last one shorter: tiers 8 to 11 of layer 4
+// from entry 512, four words a tier but the last (52 entries, one word).
+TEST_F(TierStoreTest, ReachableBitsOfAWindow) {
+  const TierStore store = Open("window");
+  std::vector<uint64_t> words((756 - 512 + 63) / 64, 0);
+  ASSERT_EQ(words.size(), 4u);
+  words[0] = 5;                  // entries 512 and 514: tier 8
+  words[3] = uint64_t{1} << 51;  // entry 755: tier 11
+  ASSERT_TRUE(store.PutReach(4, 512, words, 2).ok());
+  EXPECT_EQ(*store.GetReach(4, 8, "solve"), std::vector<uint64_t>{5});
+  EXPECT_EQ(*store.GetReach(4, 9, "solve"), std::vector<uint64_t>{0});
+  EXPECT_EQ(*store.GetReach(4, 11, "solve"),
+            std::vector<uint64_t>{uint64_t{1} << 51});
+  EXPECT_FALSE(store.dir().Has(TierStore::Name('R', 4, 7)));
+}
+
 TEST_F(TierStoreTest, ReachableBitsRoundTrip) {
   const TierStore store = Open("reach");
   std::vector<uint64_t> words((756 + 63) / 64, 0);
