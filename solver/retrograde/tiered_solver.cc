@@ -1,7 +1,5 @@
 #include "solver/retrograde/tiered_solver.h"
 
-#include <malloc.h>
-
 #include <algorithm>
 #include <cstring>
 #include <utility>
@@ -221,9 +219,6 @@ absl::Status TieredSolver::GatherLayer(int stones) {
     if (absl::Status s = PutDoneLayer(stones, counts); !s.ok()) return s;
     if (absl::Status s = DropDeadTiers(stones); !s.ok()) return s;
   }
-  // The gathering thread's freed buffers (an even layer's sections among
-  // them) go back to the system, not kept for the next layer's.
-  malloc_trim(0);
   return stones == 0 ? sink.Finish() : absl::OkStatus();
 }
 
