@@ -17,6 +17,7 @@ import time
 import unittest
 import urllib.parse
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
@@ -41,8 +42,10 @@ class PageTest(unittest.TestCase):
     # --- Helpers -----------------------------------------------------------
 
     def open(self, query=""):
+        """The page at `query`, once its first answer is drawn."""
         self.driver.get(self.server.url + "/" + query)
-        self.wait(lambda d: not self.status().startswith("Loading"))
+        self.wait(lambda d: not self.status().startswith(("Loading",
+                                                          "Thinking")))
 
     def wait(self, condition, timeout=10):
         return WebDriverWait(self.driver, timeout).until(condition)
@@ -59,6 +62,17 @@ class PageTest(unittest.TestCase):
 
     def cell(self, n):
         return self.driver.find_element(By.CSS_SELECTOR, '[data-cell="%d"]' % n)
+
+    def click_cell(self, n):
+        """Clicks cell n, found again if an answer redrew the board between
+        finding it and clicking it."""
+        def clicked(d):
+            try:
+                self.cell(n).click()
+                return True
+            except StaleElementReferenceException:
+                return False
+        self.wait(clicked)
 
     def settled(self):
         """True once the page waits for the person or the game is over."""
@@ -114,9 +128,9 @@ class PageTest(unittest.TestCase):
             before = self.position()
             if answer["game"]["gravity"]:
                 # Click the top cell of the column: the stone drops.
-                self.cell(move % answer["game"]["width"]).click()
+                self.click_cell(move % answer["game"]["width"])
             else:
-                self.cell(move).click()
+                self.click_cell(move)
             self.wait(lambda d: self.position() != before and self.settled())
             plies += 1
             self.assertLess(plies, 40)
@@ -134,7 +148,7 @@ class PageTest(unittest.TestCase):
         print("page: DOMContentLoaded %.0f ms, load %.0f ms, board drawn "
               "(first API answer) %.0f ms after the request" %
               (timing[0], timing[1], ready * 1000), file=sys.stderr)
-        self.assertEqual(self.status(), "X to move (your turn): draw in 9")
+        self.wait(lambda d: self.status() == "X to move (your turn): draw in 9")
 
     def test_never_loses_as_x_or_o(self):
         self.open()
@@ -148,7 +162,7 @@ class PageTest(unittest.TestCase):
     def test_gravity_board(self):
         self.open("?game=4x4k4g")
         # A click high in column 2 drops the stone to the bottom (cell 14).
-        self.cell(2).click()
+        self.click_cell(2)
         self.wait(lambda d: self.position() != "..../..../..../...." and
                   self.settled())
         self.assertEqual(self.position()[-2], "X")
@@ -156,7 +170,7 @@ class PageTest(unittest.TestCase):
         # A click on a disc plays its column too: the next stone lands on it.
         column = lambda: sum(row[2] != "." for row in self.position().split("/"))
         before, stones = self.position(), column()
-        self.cell(14).click()
+        self.click_cell(14)
         self.wait(lambda d: self.position() != before and self.settled())
         self.assertGreater(column(), stones, self.position())
         final = self.play_game("4x4k4g", "O")
@@ -181,7 +195,7 @@ class PageTest(unittest.TestCase):
         self.assertEqual(empty.value_of_css_property("border-radius"), "50%")
         # A reply and the computer's answer: three moves listed.
         before = self.position()
-        self.cell(1).click()
+        self.click_cell(1)
         self.wait(lambda d: self.position().count("X") == 2 and
                   self.settled())
         items = self.driver.find_elements(By.CSS_SELECTOR, "#moves li")
@@ -199,10 +213,10 @@ class PageTest(unittest.TestCase):
     def test_undo_redo(self):
         self.open("?game=3x3k3")
         self.new_game("3x3k3", "X")
-        self.cell(4).click()
+        self.click_cell(4)
         self.wait(lambda d: self.position().count("O") == 1 and self.settled())
         after_one = self.position()
-        self.cell(0 if after_one[0] == "." else 2).click()
+        self.click_cell(0 if after_one[0] == "." else 2)
         self.wait(lambda d: self.position().count("O") == 2 and self.settled())
         after_two = self.position()
         undo = self.driver.find_element(By.ID, "undo")
@@ -224,7 +238,7 @@ class PageTest(unittest.TestCase):
         self.assertIn("position=" + urllib.parse.quote(after_one, safe=""),
                       self.driver.current_url.replace("%2F", "%2F"))
         # A move after undo drops the redo line.
-        self.cell(self.server.position("3x3k3", after_one)["best_move"]).click()
+        self.click_cell(self.server.position("3x3k3", after_one)["best_move"])
         self.wait(lambda d: self.position().count("O") == 2 and self.settled())
         self.assertFalse(redo.is_enabled())
 
@@ -244,7 +258,7 @@ class PageTest(unittest.TestCase):
         self.assertEqual(self.message(), "")
         self.assertIn("X to move (your turn): win in", self.status())
         self.check_cells("3x3k3")
-        self.cell(6).click()
+        self.click_cell(6)
         self.wait(lambda d: self.position() != "XO./.X./..O" and
                   self.settled())
         self.assertIn(urllib.parse.quote(self.position(), safe=""),
@@ -252,11 +266,11 @@ class PageTest(unittest.TestCase):
 
     def test_bad_positions_get_a_message(self):
         self.open("?game=3x3k3&position=XXX/OOO/...")
-        self.assertIn("The position in the URL", self.message())
+        self.wait(lambda d: "The position in the URL" in self.message())
         self.assertIn("XXX/OOO/...", self.message())
         self.assertEqual(self.position(), ".../.../...")
         self.open("?game=nope")
-        self.assertIn("The URL names no game 'nope'", self.message())
+        self.wait(lambda d: "The URL names no game 'nope'" in self.message())
         self.open("?game=3x3k3")
         editor = self.driver.find_element(By.ID, "position")
         editor.clear()
@@ -331,7 +345,7 @@ class PageTest(unittest.TestCase):
             before = self.position()
             if before[cell + cell // 3] != ".":
                 cell = 2
-            self.cell(cell).click()
+            self.click_cell(cell)
             self.wait(lambda d: self.position() != before and self.settled())
         out = os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR", ".")
         path = os.path.join(out, "page.png")
