@@ -1,5 +1,6 @@
 #include "table/compressed.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <thread>
@@ -42,11 +43,11 @@ std::vector<RunEncoder> CompressedLayerBuilder::Encoders(const Game& game,
   return encoders;
 }
 
-void CompressedLayerBuilder::Reset(uint64_t entries) {
+void CompressedLayerBuilder::Reset(uint64_t entries, uint64_t capacity) {
   for (std::vector<uint8_t>* kind : {&values_, &moves_, &plies_}) {
     if (kind == &plies_ && !remoteness_) break;
     kind->clear();  // nothing to copy when the memory grows
-    ReserveHugePages(*kind, entries);
+    ReserveHugePages(*kind, std::max(entries, capacity));
     kind->assign(entries, kDontCare);
   }
 }

@@ -70,8 +70,10 @@ class CompressedLayerBuilder {
         plies_(remoteness ? entries : 0, kDontCare),
         remoteness_(remoteness) {}
   // Starts over with `entries` entries, none stored (the memory of the
-  // last layer is reused).
-  void Reset(uint64_t entries);
+  // last layer is reused). Room is made for `capacity` entries if that is
+  // more: a solve in memory reserves its widest layer's once, so that each
+  // wider layer does not map (and the kernel clear) fresh pages again.
+  void Reset(uint64_t entries, uint64_t capacity = 0);
   // A stored position (reachable, not over, canonical) at entry e of the
   // layer. Thread-safe for distinct entries.
   void Set(uint64_t e, Value value, int remoteness, int best_move) {

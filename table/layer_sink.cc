@@ -223,13 +223,21 @@ class CompressedSink : public LayerSink {
   std::vector<std::string>& sections() override { return sections_; }
 
  private:
-  // The builder, reset to `entries` entries (its memory reused).
+  // The builder, reset to `entries` entries (its memory reused; in memory,
+  // room for the widest even layer made at once).
   CompressedLayerBuilder* Builder(uint64_t entries) {
     if (!builder_.has_value()) {
       builder_.emplace(game_, 0, layout().has_remoteness());
     }
-    builder_->Reset(entries);
+    builder_->Reset(entries, store_ == nullptr ? WidestEvenLayer() : 0);
     return &*builder_;
+  }
+  uint64_t WidestEvenLayer() const {
+    uint64_t widest = 0;
+    for (size_t l = 0; l + 1 < offsets_.size(); l += 2) {
+      widest = std::max(widest, offsets_[l + 1] - offsets_[l]);
+    }
+    return widest;
   }
 
   SectionSource Source() const {
