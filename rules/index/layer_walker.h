@@ -156,7 +156,7 @@ class LayerWalker {
     const int jc = slot_[cell];
     const int t = absl::popcount(slots_ & ((Mask{1} << jc) - 1));
     const uint64_t pattern =
-        x_moves_ ? suffix_[t] : suffix_[t] + PositionIndex::Binomial(jc, t + 1);
+        rank_ + above_[t] + (x_moves_ ? 0 : PositionIndex::Binomial(jc, t + 1));
     return child_base_[cell] + pattern;
   }
 
@@ -167,18 +167,31 @@ class LayerWalker {
     // up by one: C(s_i + 1, i + 1) - C(s_i, i + 1) = C(s_i, i) more for each
     // i >= t. An O stone also takes index t (C(jc, t + 1)) and moves those
     // above up one index: C(s_i + 1, i + 2) - C(s_i, i + 1) = C(s_i, i + 2).
-    // So suffix_[t] = r + the sum over i >= t of C(s_i, i + shift).
+    // So the child's pattern is r + above_[t], above_[t] = the sum over
+    // i >= t of C(s_i, i + shift).
+    //
+    // The O slots above the highest slot that changed since the last call
+    // keep their index and their terms: only the sums below it are redone.
+    // From one pattern to the next in colex order (NextCombination) that is
+    // one or two slots on average, however many O stones there are.
+    const Mask changed = slots_ ^ prepared_;
+    if (changed == 0) return;
+    const int top = kMaskBits - 1 - absl::countl_zero(changed);
+    const Mask low =
+        top == kMaskBits - 1 ? slots_ : slots_ & ((Mask{2} << top) - 1);
     int s[kMaxCells];
     int count = 0;
-    for (Mask b = slots_; b != 0; b &= b - 1) s[count++] = absl::countr_zero(b);
+    for (Mask b = low; b != 0; b &= b - 1) s[count++] = absl::countr_zero(b);
     const int shift = x_moves_ ? 0 : 2;
-    suffix_[count] = rank_;
     for (int i = count - 1; i >= 0; --i) {
-      suffix_[i] = suffix_[i + 1] + PositionIndex::Binomial(s[i], i + shift);
+      above_[i] = above_[i + 1] + PositionIndex::Binomial(s[i], i + shift);
     }
+    prepared_ = slots_;
   }
 
  private:
+  static constexpr int kMaskBits = 8 * sizeof(Mask);
+
   // The position of the current shape whose O slots are `slots` (pattern
   // rank `rank`), made the current one: the O stones deposited a byte of
   // slots at a time (deposit_, built by PrepareShape).
@@ -251,7 +264,10 @@ class LayerWalker {
   Mask deposit_[kMaxCells / 8][256];
   int slot_[kMaxCells];
   uint64_t child_base_[kMaxCells];  // index of the child's block
-  uint64_t suffix_[kMaxCells + 1];
+  // PrepareChildren's sums for the O slots prepared_ (none yet: every bit,
+  // which no pattern is); above_[the number of O stones] stays 0.
+  Mask prepared_ = ~Mask{0};
+  uint64_t above_[kMaxCells + 1] = {};
 };
 
 }  // namespace mnk
