@@ -34,9 +34,6 @@
 
 namespace mnk::retrograde_internal {
 
-constexpr uint8_t kWinAtOnce = static_cast<uint8_t>(Value::kLoss)
-                               << kRemotenessBits;
-
 // A child's byte to the policy score of moving there, for the parent: one
 // load instead of a switch.
 struct ChildScores {
@@ -278,19 +275,20 @@ class LayerKernel {
       }
     } else {
       walker.PrepareChildren();
-      int best = -(1 << 20);
-      uint8_t best_child = 0;
+      // The best child as the largest key, without a branch to mispredict:
+      //   bits 31..16 score + 32768, 15..8 255 - cell, 7..0 the child's byte
+      // (the best score, then the lowest cell).
+      uint32_t best = 0;
       for (Mask s = walker.legal(); s != 0; s &= s - 1) {
         const int cell = absl::countr_zero(s);
         const uint8_t child = children(walker.Child(cell));
-        const int score = kChildScores.score[child];
-        if (score > best) {
-          best = score;
-          best_child = child;
-          *move = cell;
-          if (child == kWinAtOnce) break;  // nothing is better
-        }
+        const uint32_t key =
+            static_cast<uint32_t>(kChildScores.score[child] + 32768) << 16 |
+            static_cast<uint32_t>(255 - cell) << 8 | child;
+        best = std::max(best, key);
       }
+      const uint8_t best_child = best & 0xff;
+      *move = 255 - static_cast<int>((best >> 8) & 0xff);
       value = Negate(static_cast<Value>(best_child >> kRemotenessBits));
       assert(value != Value::kUnreachable);
       plies = (best_child & kMaxRemoteness) + 1;
