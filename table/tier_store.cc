@@ -83,26 +83,10 @@ void TierLayout::AddChildTiers(int layer, uint64_t low, uint64_t high, int slot,
 std::vector<uint64_t> TierLayout::ChildTierNumbers(int layer,
                                                    const TierRange& r) const {
   std::vector<uint64_t> tiers;
-  const uint64_t patterns = index_.patterns(layer);
-  const uint64_t child_patterns = index_.patterns(layer + 1);
-  const uint64_t first_shape = r.begin / patterns;
-  const uint64_t last_shape = (r.end - 1) / patterns;
-  Mask occupied = index_.Shape(layer, first_shape);
-  for (uint64_t shape = first_shape;; ++shape) {
-    // The tier's patterns of this shape, [low, high]: through each move
-    // their children lie from low's child to high's (index.h).
-    const uint64_t low = shape == first_shape ? r.begin % patterns : 0;
-    const uint64_t high =
-        shape == last_shape ? (r.end - 1) % patterns : patterns - 1;
-    for (Mask s = game_.Playable(occupied); s != 0; s &= s - 1) {
-      const int slot = absl::popcount(occupied & ((s & -s) - 1));
-      const uint64_t child =
-          index_.ShapeRank(occupied | (s & -s)) * child_patterns;
-      AddChildTiers(layer, low, high, slot, child, tiers);
-    }
-    if (shape == last_shape) break;
-    occupied = index_.NextShape(occupied);
-  }
+  ForChildRuns(layer, r,
+               [&](uint64_t child, uint64_t low, uint64_t high, int slot) {
+                 AddChildTiers(layer, low, high, slot, child, tiers);
+               });
   std::sort(tiers.begin(), tiers.end());
   tiers.erase(std::unique(tiers.begin(), tiers.end()), tiers.end());
   return tiers;

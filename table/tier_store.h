@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/numeric/bits.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "rules/game/game.h"
@@ -72,6 +73,32 @@ class TierLayout {
   std::vector<bool> ChildTiers(int layer, const TierRange& r) const;
   // The same tiers' numbers, in order.
   std::vector<uint64_t> ChildTierNumbers(int layer, const TierRange& r) const;
+
+  // Calls visit(child, low, high, slot) for each shape of tier `r` of
+  // `layer` and each move from it: the tier's patterns of the shape are
+  // [low, high], the move adds slot `slot`, and the child shape starts at
+  // index `child` of layer + 1. Through the move the child of pattern p is
+  // child + PositionIndex::ChildPattern(layer, p, slot), increasing with p.
+  template <typename Visit>
+  void ForChildRuns(int layer, const TierRange& r, Visit visit) const {
+    const uint64_t patterns = index_.patterns(layer);
+    const uint64_t child_patterns = index_.patterns(layer + 1);
+    const uint64_t first_shape = r.begin / patterns;
+    const uint64_t last_shape = (r.end - 1) / patterns;
+    Mask occupied = index_.Shape(layer, first_shape);
+    for (uint64_t shape = first_shape;; ++shape) {
+      const uint64_t low = shape == first_shape ? r.begin % patterns : 0;
+      const uint64_t high =
+          shape == last_shape ? (r.end - 1) % patterns : patterns - 1;
+      for (Mask s = game_.Playable(occupied); s != 0; s &= s - 1) {
+        const int slot = absl::popcount(occupied & ((s & -s) - 1));
+        visit(index_.ShapeRank(occupied | (s & -s)) * child_patterns, low, high,
+              slot);
+      }
+      if (shape == last_shape) return;
+      occupied = index_.NextShape(occupied);
+    }
+  }
 
  protected:
   const Game& game_;

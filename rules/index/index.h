@@ -48,6 +48,7 @@
 #ifndef MNK_RULES_INDEX_INDEX_H_
 #define MNK_RULES_INDEX_INDEX_H_
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <vector>
@@ -86,6 +87,12 @@ class PositionIndex {
   uint64_t layer_offset(int stones) const { return offsets_[stones]; }
   uint64_t layer_size(int stones) const {
     return offsets_[stones + 1] - offsets_[stones];
+  }
+  // The most indices a layer has.
+  uint64_t widest_layer() const {
+    uint64_t widest = 0;
+    for (int l = 0; l <= cells_; ++l) widest = std::max(widest, layer_size(l));
+    return widest;
   }
   uint64_t shapes(int stones) const { return shapes_[stones]; }
   uint64_t patterns(int stones) const { return Binomial(stones, stones / 2); }

@@ -8,77 +8,75 @@
 
 #include "absl/numeric/bits.h"
 #include "table/layer_sink.h"
+#include "table/tier_store.h"
 
 namespace mnk {
 namespace retrograde_internal {
 namespace {
 
+// How many tiers the runs [first, last] of tier numbers cover together.
+uint64_t TiersCovered(std::vector<std::pair<uint64_t, uint64_t>>& runs) {
+  std::sort(runs.begin(), runs.end());
+  uint64_t count = 0, next = 0;  // tiers counted, the first not counted
+  for (const auto& [first, last] : runs) {
+    if (last >= next) count += last + 1 - std::max(first, next);
+    next = std::max(next, last + 1);
+  }
+  return count;
+}
+
+// A coarser bound than ChildTierBytes's, for boards of over 2^24 tiers
+// (7,6,4 gravity with tiers of 2^20: 6.7e7), where walking every tier
+// would take a minute: whole child shapes, those of the few shapes a tier
+// meets, a playable cell each (such a board is refused for its size
+// anyway).
+uint64_t WholeChildShapesBytes(const Game& game, const PositionIndex& index,
+                               uint64_t tier) {
+  const uint64_t moves = game.spec().gravity ? game.width() : game.cells();
+  uint64_t most = 0;
+  for (int l = 0; l < game.cells(); ++l) {
+    const uint64_t shapes = tier / index.patterns(l) + 2;
+    most = std::max(
+        most, std::min(index.layer_size(l + 1),
+                       shapes * moves * (index.patterns(l + 1) + 2 * tier)));
+  }
+  return most;
+}
+
 // The most bytes of layer l + 1's tiers that a tier of layer l reads
 // (TierStore::ChildTiers), over every tier of every layer: at most,
 // through each move of each of its shapes, the tiers from its first
 // pattern's child to its last one's (ChildTiers skips those of the gaps
-// between); over the layers whose child shapes span a quarter tier or more.
+// between); over the layers whose child shapes span a quarter tier or more
+// (where they are smaller, a few tiers a playable cell).
 // 6x6 gravity, tiers of 2^20: 75 tiers at most (layer 30).
 uint64_t ChildTierBytes(const Game& game, const PositionIndex& index,
                         uint64_t tier) {  // a power of two
-  const int shift = absl::countr_zero(tier);
+  const TierLayout layout(game, index, tier);
   uint64_t tiers = 0;
   for (int l = 0; l <= game.cells(); ++l) {
-    tiers += (index.layer_size(l) + tier - 1) >> shift;
+    tiers += (index.layer_size(l) + tier - 1) >> layout.shift();
   }
-  // Past 2^24 tiers (7,6,4 gravity with tiers of 2^20: 6.7e7) the walk
-  // below would take a minute: whole child shapes bound it instead, those
-  // of the few shapes a tier meets, a playable cell each (such a board is
-  // refused for its size anyway).
   if (tiers > (uint64_t{1} << 24)) {
-    const uint64_t moves = game.spec().gravity ? game.width() : game.cells();
-    uint64_t most = 0;
-    for (int l = 0; l < game.cells(); ++l) {
-      const uint64_t shapes = tier / index.patterns(l) + 2;
-      most = std::max(
-          most, std::min(index.layer_size(l + 1),
-                         shapes * moves * (index.patterns(l + 1) + 2 * tier)));
-    }
-    return most;
+    return WholeChildShapesBytes(game, index, tier);
   }
-  // Where child shapes are under a quarter tier, a few tiers a playable
-  // cell.
   uint64_t most = 2 * game.cells() * tier;
   std::vector<std::pair<uint64_t, uint64_t>> runs;  // child tiers [first, last]
   for (int l = 0; l < game.cells(); ++l) {
-    const uint64_t n = index.layer_size(l);
-    const uint64_t patterns = index.patterns(l);
-    const uint64_t child_patterns = index.patterns(l + 1);
-    if (4 * child_patterns < tier || n == 0) continue;
-    uint64_t shape = 0;
-    Mask occupied = index.Shape(l, 0);
-    for (uint64_t begin = 0; begin < n; begin += tier) {
-      const uint64_t end = std::min(n, begin + tier);
+    if (4 * index.patterns(l + 1) < tier || index.layer_size(l) == 0) continue;
+    for (int t = 0; t < layout.Tiers(l); ++t) {
       runs.clear();
-      for (;;) {  // the shapes of tier [begin, end)
-        const uint64_t first = shape * patterns;
-        const uint64_t low = std::max(begin, first) - first;
-        const uint64_t high = std::min(end, first + patterns) - 1 - first;
-        for (Mask m = game.Playable(occupied); m != 0; m &= m - 1) {
-          const int slot = absl::popcount(occupied & ((m & -m) - 1));
-          const uint64_t child =
-              index.ShapeRank(occupied | (m & -m)) * child_patterns;
-          runs.emplace_back(
-              (child + PositionIndex::ChildPattern(l, low, slot)) >> shift,
-              (child + PositionIndex::ChildPattern(l, high, slot)) >> shift);
-        }
-        if (first + patterns > end) break;  // it goes on in the next tier
-        if (++shape == index.shapes(l)) break;
-        occupied = index.NextShape(occupied);
-        if (first + patterns == end) break;
-      }
-      std::sort(runs.begin(), runs.end());
-      uint64_t count = 0, next = 0;  // tiers counted, the first not counted
-      for (const auto& [first, last] : runs) {
-        if (last >= next) count += last + 1 - std::max(first, next);
-        next = std::max(next, last + 1);
-      }
-      most = std::max(most, count * std::min(tier, index.layer_size(l + 1)));
+      layout.ForChildRuns(
+          l, layout.Tier(l, t),
+          [&](uint64_t child, uint64_t low, uint64_t high, int slot) {
+            runs.emplace_back(
+                (child + PositionIndex::ChildPattern(l, low, slot)) >>
+                    layout.shift(),
+                (child + PositionIndex::ChildPattern(l, high, slot)) >>
+                    layout.shift());
+          });
+      most = std::max(
+          most, TiersCovered(runs) * std::min(tier, index.layer_size(l + 1)));
     }
   }
   return most;
@@ -88,10 +86,7 @@ uint64_t ChildTierBytes(const Game& game, const PositionIndex& index,
 
 uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
                      const SolveOptions& options, bool forward) {
-  uint64_t widest = 0;
-  for (int l = 0; l <= game.cells(); ++l) {
-    widest = std::max(widest, index.layer_size(l));
-  }
+  const uint64_t widest = index.widest_layer();
   const bool in_tiers = !options.work_dir.empty();
   const uint64_t kept = LayerSink::MemoryBytes(index, options.layout, in_tiers);
   if (in_tiers) {
@@ -101,7 +96,7 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
     // (two being solved and written, one read back, compressed copies of
     // up to three in flight) and a tier's symbols.
     const uint64_t tier = std::min(widest, options.tier_indices);
-    const uint64_t window = std::min(widest, ReachWindow(game, index, options));
+    const uint64_t window = std::min(widest, ReachWindow(index, options));
     return kept +
            std::max(ChildTierBytes(game, index, options.tier_indices),
                     forward ? window / 8 : 0) +
@@ -110,12 +105,8 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
   return kept + 2 * widest + (forward ? index.size() / 8 : 0);
 }
 
-uint64_t ReachWindow(const Game& game, const PositionIndex& index,
-                     const SolveOptions& options) {
-  uint64_t widest = 0;
-  for (int l = 0; l <= game.cells(); ++l) {
-    widest = std::max(widest, index.layer_size(l));
-  }
+uint64_t ReachWindow(const PositionIndex& index, const SolveOptions& options) {
+  const uint64_t widest = index.widest_layer();
   const uint64_t tier = options.tier_indices;
   const uint64_t rest =
       LayerSink::MemoryBytes(index, options.layout, /*in_tiers=*/true) +
@@ -137,7 +128,7 @@ uint64_t DefaultMemoryLimit() {
 absl::Status CheckSolvable(const Game& game) { return CheckTableCanHold(game); }
 
 uint64_t ReachWindow(const Game& game, const SolveOptions& options) {
-  return retrograde_internal::ReachWindow(game, PositionIndex(game), options);
+  return retrograde_internal::ReachWindow(PositionIndex(game), options);
 }
 
 uint64_t SolveBytes(const Game& game, const SolveOptions& options) {

@@ -34,11 +34,7 @@ using retrograde_internal::TieredSolver;
 // bytes of the layer below, and handed to the sink whole.
 class MemorySolver {
  public:
-  explicit MemorySolver(const SolveParts& parts) : parts_(parts) {
-    for (int l = 0; l <= parts.game.cells(); ++l) {
-      widest_layer_ = std::max(widest_layer_, parts.index.layer_size(l));
-    }
-  }
+  explicit MemorySolver(const SolveParts& parts) : parts_(parts) {}
 
   // The reachable indices, by a forward pass from the empty board, layer by
   // layer (gravity, or when asked).
@@ -71,7 +67,7 @@ class MemorySolver {
     // already (a fresh page costs a fault and a clearing), and the first is
     // as large as the widest layer, so none is ever moved.
     std::vector<uint8_t> layer = std::move(spare_layer_);
-    ReserveHugePages(layer, widest_layer_);
+    ReserveHugePages(layer, parts_.index.widest_layer());
     layer.assign(size, 0);
     const Reached reach =
         parts_.forward ? Reached{reached_[stones].data(), 0} : Reached{};
@@ -96,7 +92,6 @@ class MemorySolver {
 
  private:
   const SolveParts parts_;
-  uint64_t widest_layer_ = 0;
   // Forward pass: one bit an index, a vector a layer.
   std::vector<std::vector<uint64_t>> reached_;
   std::vector<uint8_t> child_layer_;  // bytes of the layer below
@@ -225,7 +220,7 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
     if (store.has_value()) {
       TieredSolver solver(
           parts, *store, cluster, options.resume,
-          retrograde_internal::ReachWindow(game, solution.index, options));
+          retrograde_internal::ReachWindow(solution.index, options));
       status = SolveLayers(solver, game, forward);
       const WorkDir::Traffic traffic = store->dir().traffic();
       solution.stats.file_written = traffic.file_written;

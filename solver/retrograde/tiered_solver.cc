@@ -31,12 +31,16 @@ absl::Status TieredSolver::MarkReachable() {
     }
     const uint64_t size = index.layer_size(next);
     const uint64_t window = std::min(size, reach_window_);
+    const std::vector<std::pair<uint64_t, uint64_t>> spans =
+        window < size ? ChildSpans(stones)
+                      : std::vector<std::pair<uint64_t, uint64_t>>();
     std::vector<uint64_t> next_bits;
     ReserveHugePages(next_bits, (window + 63) / 64);
     for (uint64_t first = 0; first < size; first += window) {
       const uint64_t last = std::min(size, first + window);
       next_bits.assign((last - first + 63) / 64, 0);
-      if (absl::Status s = Agree(MarkWindow(stones, first, last, next_bits));
+      if (absl::Status s =
+              Agree(MarkWindow(stones, first, last, spans, next_bits));
           !s.ok()) {
         return s;
       }
@@ -58,25 +62,34 @@ absl::Status TieredSolver::MarkReachable() {
   return absl::OkStatus();
 }
 
-absl::Status TieredSolver::MarkWindow(int stones, uint64_t first, uint64_t last,
-                                      std::vector<uint64_t>& bits) {
-  const bool whole = first == 0 && last == parts_.index.layer_size(stones + 1);
+std::vector<std::pair<uint64_t, uint64_t>> TieredSolver::ChildSpans(
+    int stones) const {
+  std::vector<std::pair<uint64_t, uint64_t>> spans(store_.Tiers(stones));
+  for (int t = 0; t < store_.Tiers(stones); ++t) {
+    if (!Mine(stones, t)) continue;
+    const std::vector<uint64_t> children =
+        store_.ChildTierNumbers(stones, store_.Tier(stones, t));
+    if (children.empty()) continue;
+    spans[t] = {children.front() << store_.shift(), (children.back() + 1)
+                                                        << store_.shift()};
+  }
+  return spans;
+}
+
+absl::Status TieredSolver::MarkWindow(
+    int stones, uint64_t first, uint64_t last,
+    const std::vector<std::pair<uint64_t, uint64_t>>& spans,
+    std::vector<uint64_t>& bits) {
   const int tiers = store_.Tiers(stones);
   for (int t = 0; t < tiers; ++t) {
     if (!Mine(stones, t)) continue;
     parts_.progress.SetTier(t + 1, tiers);
     const TierRange r = store_.Tier(stones, t);
-    if (!whole) {
-      const std::vector<uint64_t> children = store_.ChildTierNumbers(stones, r);
-      if (children.empty() ||
-          (children.back() + 1) << store_.shift() <= first ||
-          children.front() << store_.shift() >= last) {
-        continue;
-      }
+    if (!spans.empty()) {
+      const auto [begin, end] = spans[t];
+      if (begin >= end || end <= first || begin >= last) continue;
       // Walked again: more work than the progress line was told.
-      if (children.front() << store_.shift() < first) {
-        parts_.progress.AddTotal(r.count);
-      }
+      if (begin < first) parts_.progress.AddTotal(r.count);
     }
     absl::StatusOr<std::vector<uint64_t>> reach =
         store_.GetReach(stones, t, "solve");

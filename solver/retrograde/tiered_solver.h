@@ -21,6 +21,7 @@
 
 #include <future>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -73,10 +74,17 @@ class TieredSolver {
   uint64_t joined_bytes() const { return joined_bytes_; }
 
  private:
+  // The indices of layer `stones` + 1 that the children of each of this
+  // process's tiers of layer `stones` span, [first, last) (whole tiers;
+  // empty for the others' tiers): which windows a tier is walked for.
+  std::vector<std::pair<uint64_t, uint64_t>> ChildSpans(int stones) const;
   // Marks the children of this process's tiers of layer `stones` in
-  // [first, last) of the next layer into `bits`.
-  absl::Status MarkWindow(int stones, uint64_t first, uint64_t last,
-                          std::vector<uint64_t>& bits);
+  // [first, last) of the next layer into `bits`; `spans` as ChildSpans
+  // gives them, or empty when the window is the whole layer.
+  absl::Status MarkWindow(
+      int stones, uint64_t first, uint64_t last,
+      const std::vector<std::pair<uint64_t, uint64_t>>& spans,
+      std::vector<uint64_t>& bits);
   absl::Status SolveMyTiers(int stones);
   void SolveTier(int stones, const TierRange& r, Reached reach,
                  std::string& payload);
