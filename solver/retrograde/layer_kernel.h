@@ -169,6 +169,8 @@ class LayerKernel {
                     uint64_t last = ~uint64_t{0}) {
     const uint64_t from = index_.layer_offset(stones + 1) + first;
     const uint64_t width = last - first;
+    // One thread sets its bits plainly: no other writes them.
+    const bool alone = threads_ == 1;
     ForIndices(stones, begin, end, reached,
                [&](LayerWalker& walker, uint64_t, const Position& p, Counts&) {
                  if (game_.IsTerminal(p)) return;
@@ -176,7 +178,12 @@ class LayerKernel {
                  for (Mask s = walker.legal(); s != 0; s &= s - 1) {
                    const uint64_t j = walker.Child(absl::countr_zero(s)) - from;
                    if (j >= width) continue;
-                   SetReached(&next_bits[j >> 6], uint64_t{1} << (j & 63));
+                   const uint64_t bit = uint64_t{1} << (j & 63);
+                   if (alone) {
+                     next_bits[j >> 6] |= bit;
+                   } else {
+                     SetReached(&next_bits[j >> 6], bit);
+                   }
                  }
                });
   }
