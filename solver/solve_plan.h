@@ -61,9 +61,10 @@ struct SolvePlan {
   // bytes projected.
   uint64_t exchanged = 0;
   Range exchanged_files;
-  // What rank 0 holds besides: the largest even layer's sections as it
-  // encodes them, and again as it writes the table (a compressed layout;
-  // projected from the table's size, not known before).
+  // What rank 0 holds besides: the largest even layer's sections and their
+  // compressed copy, as it encodes them into the work dir and again as it
+  // writes the table (a compressed layout; projected from the table's
+  // size, not known before).
   Range sections;
   // The solve's time on processes x threads threads (EstimateSolve), and
   // the exchange's at `network` bytes a second a process.
