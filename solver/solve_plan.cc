@@ -253,10 +253,7 @@ SolvePlan PlanSolve(const Game& game, const SolveOptions& options,
   plan.network = network;
   if (options.layout.layout() == Layout::kCompressed) {
     const PositionIndex index(game);
-    uint64_t widest_even = 0;
-    for (int l = 0; l <= game.cells(); l += 2) {
-      widest_even = std::max(widest_even, index.layer_size(l));
-    }
+    const uint64_t widest_even = index.widest_even_layer();
     // Twice the layer's sections: they are held beside their compressed
     // copy, written to the work dir as the layer is gathered and read back
     // as the table is written (a heap profile of rank 0, 6x5 gravity:

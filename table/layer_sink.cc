@@ -172,6 +172,7 @@ class CompressedSink : public LayerSink {
       : LayerSink(layout),
         game_(game),
         offsets_(LayerOffsets(index)),
+        widest_even_(index.widest_even_layer()),
         store_(store),
         layers_(game.cells() / 2 + 1) {}
 
@@ -229,15 +230,8 @@ class CompressedSink : public LayerSink {
     if (!builder_.has_value()) {
       builder_.emplace(game_, 0, layout().has_remoteness());
     }
-    builder_->Reset(entries, store_ == nullptr ? WidestEvenLayer() : 0);
+    builder_->Reset(entries, store_ == nullptr ? widest_even_ : 0);
     return &*builder_;
-  }
-  uint64_t WidestEvenLayer() const {
-    uint64_t widest = 0;
-    for (size_t l = 0; l + 1 < offsets_.size(); l += 2) {
-      widest = std::max(widest, offsets_[l + 1] - offsets_[l]);
-    }
-    return widest;
   }
 
   SectionSource Source() const {
@@ -323,6 +317,7 @@ class CompressedSink : public LayerSink {
 
   const Game game_;
   const std::vector<uint64_t> offsets_;  // LayerOffsets
+  const uint64_t widest_even_;
   // The solve's tiers, while it runs (the sections are then read from
   // their own copy of the work dir).
   const TierStore* const store_;
@@ -391,11 +386,7 @@ uint64_t LayerSink::MemoryBytes(const PositionIndex& index, TableLayout layout,
     case Layout::kCompressed: {
       // In memory, the symbols of one even layer (value, move, remoteness);
       // the encoded sections are small beside them.
-      uint64_t widest_even = 0;
-      for (int l = 0; l <= index.cells(); l += 2) {
-        widest_even = std::max(widest_even, index.layer_size(l));
-      }
-      return in_tiers ? 0 : 3 * widest_even;
+      return in_tiers ? 0 : 3 * index.widest_even_layer();
     }
     case Layout::kBook:
       break;

@@ -88,12 +88,10 @@ class PositionIndex {
   uint64_t layer_size(int stones) const {
     return offsets_[stones + 1] - offsets_[stones];
   }
-  // The most indices a layer has.
-  uint64_t widest_layer() const {
-    uint64_t widest = 0;
-    for (int l = 0; l <= cells_; ++l) widest = std::max(widest, layer_size(l));
-    return widest;
-  }
+  // The most indices a layer has; of the even layers alone (the first
+  // player's turns, whose symbols a compressed table keeps).
+  uint64_t widest_layer() const { return Widest(1); }
+  uint64_t widest_even_layer() const { return Widest(2); }
   uint64_t shapes(int stones) const { return shapes_[stones]; }
   uint64_t patterns(int stones) const { return Binomial(stones, stones / 2); }
 
@@ -187,6 +185,14 @@ class PositionIndex {
   }
 
  private:
+  // The most indices of layers 0, step, 2 * step, ...
+  uint64_t Widest(int step) const {
+    uint64_t widest = 0;
+    for (int l = 0; l <= cells_; l += step) {
+      widest = std::max(widest, layer_size(l));
+    }
+    return widest;
+  }
   int Height(Mask occupied, int column) const {
     return absl::popcount(occupied & column_mask_[column]);
   }

@@ -18,6 +18,17 @@ TEST(PositionIndexTest, TicTacToeSizes) {
   const std::vector<uint64_t> sizes = {1,    9,    72,   252, 756,
                                        1260, 1680, 1260, 630, 126};
   for (int l = 0; l <= 9; ++l) EXPECT_EQ(index.layer_size(l), sizes[l]) << l;
+  EXPECT_EQ(index.widest_layer(), 1680u);       // layer 6
+  EXPECT_EQ(index.widest_even_layer(), 1680u);  // layer 6
+}
+
+TEST(PositionIndexTest, WidestEvenLayerSkipsOddOnes) {
+  // One column of three with gravity: one shape a layer, so layers of 1, 1,
+  // 2 and 3 indices (the patterns of 0, 1, 2 and 3 stones).
+  const Game game = *Game::Create({1, 3, 3, /*gravity=*/true});
+  const PositionIndex index(game);
+  EXPECT_EQ(index.widest_layer(), 3u);
+  EXPECT_EQ(index.widest_even_layer(), 2u);
 }
 
 TEST(PositionIndexTest, WorkedExampleFromTheHeader) {
