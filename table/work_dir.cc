@@ -35,9 +35,21 @@ constexpr char kManifest[] = "manifest";
 // zstd's fastest levels: tiers are written once and read once or twice.
 constexpr int kZstdLevel = 1;
 
-// A compressed payload's buffer past this size (a layer's sections, not a
-// tier: tiers are at most 192 MB) is not kept for the next Put.
+// A compressed tier's buffer past this size is not kept for the next Put
+// (tiers are at most 192 MB).
 constexpr size_t kPooledBytes = size_t{512} << 20;
+
+// Makes `s` `n` bytes long, for the caller to overwrite. When it must grow,
+// its memory is freed before exactly `n` bytes are allocated: std::string
+// would allocate twice its capacity and hold both while copying bytes about
+// to be overwritten (a layer's sections read back: 2.5 times their size).
+void ResizeToOverwrite(std::string& s, size_t n) {
+  if (s.capacity() < n) {
+    std::string().swap(s);
+    s.reserve(n);
+  }
+  s.resize(n);
+}
 
 // Buffers for compressed tiers, kept from one Put to the next: a fresh
 // buffer past 32 MB is mapped anew by malloc each time, and faulting its
@@ -54,7 +66,7 @@ class PackedBuffers {
         free_.pop_back();
       }
     }
-    if (buffer.size() < bytes) buffer.resize(bytes);
+    if (buffer.size() < bytes) ResizeToOverwrite(buffer, bytes);
     return buffer;
   }
   void Give(std::string buffer) {
@@ -212,12 +224,18 @@ std::string WorkDir::FileName(const std::string& name) const {
 
 absl::Status WorkDir::Put(const std::string& name,
                           absl::string_view payload) const {
-  return PutParts(name, {payload});
+  return PutCompressed(name, {payload}, /*pooled=*/true);
 }
 
 absl::Status WorkDir::PutParts(
     const std::string& name,
     const std::vector<absl::string_view>& parts) const {
+  return PutCompressed(name, parts, /*pooled=*/false);
+}
+
+absl::Status WorkDir::PutCompressed(const std::string& name,
+                                    const std::vector<absl::string_view>& parts,
+                                    bool pooled) const {
   if (!ValidName(name)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "tier name \"", name, "\": expected letters, digits and '-'"));
@@ -225,7 +243,7 @@ absl::Status WorkDir::PutParts(
   uint64_t size = 0;
   for (absl::string_view part : parts) size += part.size();
   const size_t bound = ZSTD_compressBound(size);
-  if (bound > kPooledBytes) {
+  if (!pooled || bound > kPooledBytes) {
     // A layer's sections: a buffer of their size is not kept, and its pages
     // are touched only as far as zstd writes.
     std::unique_ptr<char[]> buffer(new (std::nothrow) char[bound]);
@@ -354,9 +372,9 @@ absl::Status WorkDir::Get(const std::string& name, std::string& payload) const {
   std::string file;
   absl::StatusOr<uint64_t> size = ReadChecked(name, file);
   if (!size.ok()) return size.status();
-  // assign() keeps the memory when it is large enough; the zeros it writes
-  // cost little next to mapping fresh pages.
-  payload.assign(*size, '\0');
+  // The memory is kept when it is large enough: mapping fresh pages costs
+  // more than decompressing into them.
+  ResizeToOverwrite(payload, *size);
   const size_t n =
       ZSTD_decompress(payload.data(), payload.size(),
                       file.data() + kHeaderBytes, file.size() - kHeaderBytes);

@@ -77,14 +77,16 @@ class WorkDir {
   // half-written.
   absl::Status Put(const std::string& name, absl::string_view payload) const;
   // Put() of the parts joined, without joining them in memory (a large
-  // layer's sections are gigabytes).
+  // layer's sections are gigabytes); unlike Put's, the buffer for their
+  // compressed bytes is freed when done, not kept for the next tier.
   absl::Status PutParts(const std::string& name,
                         const std::vector<absl::string_view>& parts) const;
   // The payload of tier `name`: kNotFound, or kDataLoss when the file is
   // damaged, cut short or from another solve.
   absl::StatusOr<std::string> Get(const std::string& name) const;
   // Get() into `payload`, whose memory is reused when it is large enough (a
-  // fresh buffer of a tier's size is mapped anew each time: slow).
+  // fresh buffer of a tier's size is mapped anew each time: slow), and
+  // otherwise freed before one of the payload's size is made.
   absl::Status Get(const std::string& name, std::string& payload) const;
   // The first `bytes` bytes of tier `name`'s payload into `head` (all of it
   // when shorter), the file checked as by Get() but only those bytes
@@ -124,6 +126,11 @@ class WorkDir {
   // payload size.
   absl::StatusOr<uint64_t> ReadChecked(const std::string& name,
                                        std::string& file) const;
+  // Put() of the parts joined; `pooled`: the compressed bytes' buffer is
+  // kept for the next call (a tier's).
+  absl::Status PutCompressed(const std::string& name,
+                             const std::vector<absl::string_view>& parts,
+                             bool pooled) const;
   // PutParts() of `size` bytes in all, with `buffer` (`capacity` bytes, at
   // least ZSTD_compressBound(size)) for the compressed bytes.
   absl::Status PutPacked(const std::string& name,

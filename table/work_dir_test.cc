@@ -43,6 +43,25 @@ TEST(WorkDirTest, PartsAreKeptJoined) {
             absl::StatusCode::kInvalidArgument);
 }
 
+TEST(WorkDirTest, GetGrowsABufferToThePayloadAlone) {
+  // std::string would grow 600,000 bytes to 1,200,000 (twice its capacity)
+  // and hold both while copying: for a layer's sections read back, 2.5
+  // times their size.
+  const std::string path = FreshDir("grow");
+  absl::StatusOr<WorkDir> dir = WorkDir::Open(path, "game 3,3,3\n", false);
+  ASSERT_TRUE(dir.ok()) << dir.status();
+  ASSERT_TRUE(dir->Put("S02", std::string(1000000, 's')).ok());
+  std::string payload(600000, 'p');
+  ASSERT_TRUE(dir->Get("S02", payload).ok());
+  EXPECT_EQ(payload, std::string(1000000, 's'));
+  EXPECT_EQ(payload.capacity(), 1000000u);
+  // Large enough: the memory is kept.
+  ASSERT_TRUE(dir->Put("S04", "four").ok());
+  ASSERT_TRUE(dir->Get("S04", payload).ok());
+  EXPECT_EQ(payload, "four");
+  EXPECT_EQ(payload.capacity(), 1000000u);
+}
+
 TEST(WorkDirTest, KeepsWhatItIsGiven) {
   const std::string path = FreshDir("roundtrip");
   absl::StatusOr<WorkDir> dir = WorkDir::Open(path, "game 3,3,3\n", false);
