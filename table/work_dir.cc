@@ -42,7 +42,8 @@ constexpr size_t kPooledBytes = size_t{512} << 20;
 // Makes `s` `n` bytes long, for the caller to overwrite. When it must grow,
 // its memory is freed before exactly `n` bytes are allocated: std::string
 // would allocate twice its capacity and hold both while copying bytes about
-// to be overwritten (a layer's sections read back: 2.5 times their size).
+// to be overwritten (a layer's sections read back: about 2.2 times their
+// size).
 void ResizeToOverwrite(std::string& s, size_t n) {
   if (s.capacity() < n) {
     std::string().swap(s);

@@ -45,8 +45,8 @@ TEST(WorkDirTest, PartsAreKeptJoined) {
 
 TEST(WorkDirTest, GetGrowsABufferToThePayloadAlone) {
   // std::string would grow 600,000 bytes to 1,200,000 (twice its capacity)
-  // and hold both while copying: for a layer's sections read back, 2.5
-  // times their size.
+  // and hold both while copying: for a layer's sections read back, about
+  // 2.2 times their size.
   const std::string path = FreshDir("grow");
   absl::StatusOr<WorkDir> dir = WorkDir::Open(path, "game 3,3,3\n", false);
   ASSERT_TRUE(dir.ok()) << dir.status();
