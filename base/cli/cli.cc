@@ -27,6 +27,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
+#include "base/parallel/malloc_arena.h"
 #include "rules/game/printable.h"
 
 namespace mnk {
@@ -254,6 +255,7 @@ std::optional<int> StartTool(absl::string_view name, absl::string_view usage,
                                          Printable(rest[1]), "'; see --help"));
   }
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error
+  UseOneMallocArena();
   return std::nullopt;
 }
 

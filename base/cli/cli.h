@@ -83,9 +83,10 @@ std::string Bytes(uint64_t n);
 // unknown flag (naming the closest known one: "did you mean --width?"), a
 // flag given an empty value ("--work-dir=": never taken as not given; a
 // flag of type std::optional<std::string> excepted, whose empty value the
-// tool judges) and positional arguments, and ignores SIGPIPE (a closed
-// pipe is a write error). Returns the exit status when the tool is done
-// already (--help: 0; a bad command line: 1), nullopt to go on.
+// tool judges) and positional arguments, ignores SIGPIPE (a closed pipe is
+// a write error) and has the tool's threads share one malloc arena
+// (base/parallel/malloc_arena.h). Returns the exit status when the
+// tool is done already (--help: 0; a bad command line: 1), nullopt to go on.
 std::optional<int> StartTool(absl::string_view name, absl::string_view usage,
                              int argc, char** argv);
 

@@ -6,9 +6,12 @@
 #include <climits>
 #include <cstdio>
 
+#include "base/parallel/malloc_arena.h"
+
 namespace mnk {
 
 bool MpiCluster::Init(int* argc, char*** argv) {
+  UseOneMallocArena();  // before Open MPI starts its threads
   int provided = 0;
   if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) !=
       MPI_SUCCESS) {
