@@ -14,7 +14,7 @@
 //   plan: solve 6,5,4 gravity, compressed, tiers of 1048576 indices, 2
 //   processes of 1 thread
 //     process  tiers  memory     (where)           solving     written ...
-//     0         4737  254.46 MiB marking layer 24  107.13 MiB  12.79 GiB ...
+//     0         4737  332.57 MiB marking layer 24  107.13 MiB  12.79 GiB ...
 //     1         4741  254.46 MiB marking layer 24  107.13 MiB  11.62 GiB ...
 //     layer    tiers  written  read  joined        (a line a layer)
 //     ...      then the exchange, the work dir, the time and the table
@@ -66,6 +66,8 @@ struct SolvePlan {
   // writes the table (a compressed layout; projected from the table's
   // size, not known before).
   Range sections;
+  // Rank 0's peak: its marking, or its solving with the sections.
+  Range root_memory;
   // The solve's time on processes x threads threads (EstimateSolve), and
   // the exchange's at `network` bytes a second a process.
   SolveEstimate estimate;

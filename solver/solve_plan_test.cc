@@ -95,9 +95,9 @@ class ThreadRanks {
 // layer; the others' figures are exact.
 struct Case {
   uint64_t tier_indices;
-  uint64_t max_bytes;  // 90 KiB: the forward pass marks layers 14 to 18 in
-                       // two windows of 516,096 indices (504 tiers), 63 KiB
-                       // of bits
+  uint64_t max_bytes;  // 153 KiB: the forward pass marks layers 14 to 18
+                       // in two windows of 516,096 indices (504 tiers), 63
+                       // KiB of bits, held twice as they are joined
   uint64_t tiers;      // in all
   uint64_t window;     // ReachWindow: the widest layer's size when whole
 };
@@ -113,7 +113,7 @@ TEST_P(SolvePlanTest, PayloadsAreWhatTheSolveMoves) {
   options.max_bytes = GetParam().max_bytes;
   options.work_dir = std::string(getenv("TEST_TMPDIR")) + "/plan" +
                      std::to_string(GetParam().tier_indices);
-  EXPECT_EQ(ReachWindow(game, options), GetParam().window);
+  EXPECT_EQ(ReachWindow(game, options, 3), GetParam().window);
   const SolvePlan plan = PlanSolve(game, options, 3, 125e6);
   ASSERT_EQ(plan.process.size(), 3u);
 
@@ -159,7 +159,7 @@ TEST_P(SolvePlanTest, PayloadsAreWhatTheSolveMoves) {
 INSTANTIATE_TEST_SUITE_P(
     WholeLayersAndWindows, SolvePlanTest,
     ::testing::Values(Case{uint64_t{1} << 14, uint64_t{16} << 30, 356, 900900},
-                      Case{1024, 90 << 10, 5502, 516096}));
+                      Case{1024, 153 << 10, 5502, 516096}));
 
 // docs/big-boards.md's example: 6x5 gravity on two processes.
 TEST(SolvePlanReportTest, SixByFiveOnTwoProcesses) {
@@ -173,10 +173,13 @@ TEST(SolvePlanReportTest, SixByFiveOnTwoProcesses) {
   for (const char* line :
        {" 6,5,4 gravity, compressed, tiers of 1048576 indices, 2 processes of "
         "1 thread\n",
-        "  0              4737  254.46 MiB marking layer 24   107.13 MiB   "
+        "  0              4737  332.57 MiB marking layer 24   107.13 MiB   "
         "12.79 GiB  149.08 GiB    1.15 GiB\n",
         "  1              4741  254.46 MiB marking layer 24   107.13 MiB   "
-        "11.62 GiB   88.44 GiB    1.15 GiB\n"}) {
+        "11.62 GiB   88.44 GiB    1.15 GiB\n",
+        "  rank 0     332.57 MiB to 412.07 MiB at most: solving, it also holds "
+        "up to 74.99 MiB to 304.94 MiB of the largest even layer's sections "
+        "and their compressed copy\n"}) {
     EXPECT_NE(report.find(line), std::string::npos) << line << report;
   }
   EXPECT_EQ(plan.process[1].written, uint64_t{12474414966});

@@ -22,7 +22,10 @@ uint64_t BytesNeeded(const Game& game, const PositionIndex& index,
 // marks at a time: every layer whole when the widest one's bits fit in
 // options.max_bytes beside the rest; else as many tiers as fit (at least
 // one), each parent tier walked once for each window its children reach.
-uint64_t ReachWindow(const PositionIndex& index, const SolveOptions& options);
+// Shared by `processes` > 1, each holds the bits twice (the all-reduce's
+// copy).
+uint64_t ReachWindow(const PositionIndex& index, const SolveOptions& options,
+                     int processes);
 
 }  // namespace mnk::retrograde_internal
 

@@ -218,9 +218,9 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
                            threads,       forward};
     absl::Status status;
     if (store.has_value()) {
-      TieredSolver solver(
-          parts, *store, cluster, options.resume,
-          retrograde_internal::ReachWindow(solution.index, options));
+      TieredSolver solver(parts, *store, cluster, options.resume,
+                          retrograde_internal::ReachWindow(
+                              solution.index, options, cluster.size()));
       status = SolveLayers(solver, game, forward);
       const WorkDir::Traffic traffic = store->dir().traffic();
       solution.stats.file_written = traffic.file_written;

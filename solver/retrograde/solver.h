@@ -181,8 +181,11 @@ uint64_t SolveBytes(const Game& game, const SolveOptions& options);
 
 // With a work dir and gravity, how many indices of the next layer the
 // forward pass marks at a time: a whole layer when the widest one's bits
-// fit in options.max_bytes beside the rest, else as many tiers' as fit.
-uint64_t ReachWindow(const Game& game, const SolveOptions& options);
+// fit in options.max_bytes beside the rest, else as many tiers' as fit;
+// shared by `processes` > 1, twice the bits must fit (each process holds a
+// copy of them as they are joined).
+uint64_t ReachWindow(const Game& game, const SolveOptions& options,
+                     int processes);
 
 // kInvalidArgument, saying why, for a game no table can hold whatever the
 // memory: one whose index has 2^64 entries or more (7x6 without gravity),
