@@ -3,7 +3,7 @@
 // next allocations, so memory one thread let go of still counts against
 // the process (solve_mpi's rank 0, whose gathering thread encodes a
 // layer's sections and reads them back: 6x5 gravity on two ranks peaks at
-// 424 MiB with an arena a thread, 307 MiB with one). Measured without
+// 424 MiB with an arena a thread, 345 MiB with one). Measured without
 // cost: 6x5 gravity on two threads takes as long either way.
 //
 //   int main(int argc, char** argv) {
