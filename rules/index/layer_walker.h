@@ -110,21 +110,25 @@ class LayerWalker {
     assert(begin >> 6 >= first_word);
     uint64_t j = NextReached(reached, first_word, begin, end);
     if (j == end) return;
-    uint64_t shape = j / patterns_;
-    uint64_t r = j % patterns_;
-    PrepareShape(index_.Shape(stones_, shape));
+    // The current shape's first index: a division only on a new shape.
+    uint64_t shape_first = j / patterns_ * patterns_;
+    uint64_t r = j - shape_first;
+    PrepareShape(index_.Shape(stones_, shape_first / patterns_));
     Mask slots = PositionIndex::UnrankPattern(stones_, r);
     const uint64_t offset = index_.layer_offset(stones_);
     for (;;) {
       visit(offset + j, PositionOf(slots, r));
       j = NextReached(reached, first_word, j + 1, end);
       if (j == end) return;
-      const uint64_t next = j % patterns_;
-      if (j / patterns_ != shape) {
-        shape = j / patterns_;
-        PrepareShape(index_.Shape(stones_, shape));
-        slots = PositionIndex::UnrankPattern(stones_, next);
-      } else if (next - r <= kMaxSteps) {
+      if (j - shape_first >= patterns_) {
+        shape_first = j / patterns_ * patterns_;
+        PrepareShape(index_.Shape(stones_, shape_first / patterns_));
+        r = j - shape_first;
+        slots = PositionIndex::UnrankPattern(stones_, r);
+        continue;
+      }
+      const uint64_t next = j - shape_first;
+      if (next - r <= kMaxSteps) {
         for (; r < next; ++r) slots = PositionIndex::NextCombination(slots);
       } else {
         slots = PositionIndex::UnrankPattern(stones_, next);
