@@ -25,12 +25,12 @@ struct Rates {
 // Without gravity, in memory: 5,4,4 (24 s, 114 MB); 6,4,4 and 5,5,4 in
 // tiers (3,209 s, 23.5 GB of tiers, 7.55 GB; 9,420 s, 15 GB, 14.19 GB).
 // With gravity, in memory: 5x5 (4.8 s), 6x4 (6.1 s), 6x5 (192 s, 599 MB);
-// in tiers: 6x5 (215 s), 6x6 (5,880 s, 16.2 GB, 9.59 GB) and 7x5 (15,300 s,
-// 25.4 GB, 15.63 GB).
+// in tiers: 6x5 (215 s), 6x6 (5,296-5,416 s, 17.9 GB, 9.59 GB) and 7x5
+// (15,300 s, 25.4 GB, 15.63 GB).
 constexpr Rates kFreeInMemory = {{32, 33}, {0, 0}, {0.087, 0.154}};
 constexpr Rates kFreeInTiers = {{51, 75}, {0.092, 0.43}, {0.087, 0.154}};
 constexpr Rates kGravityInMemory = {{19, 39}, {0, 0}, {0.015, 0.061}};
-constexpr Rates kGravityInTiers = {{9.7, 27}, {0.026, 0.044}, {0.015, 0.061}};
+constexpr Rates kGravityInTiers = {{8.8, 27}, {0.026, 0.044}, {0.015, 0.061}};
 
 // 600524301377 as "600,524,301,377".
 std::string Thousands(uint64_t n) {

@@ -68,7 +68,7 @@ TEST(SolveEstimateTest, SixBySixGravityInTiers) {
                         "2 threads:\n  indices   600,524,301,377 boards"),
             std::string::npos)
       << report;
-  EXPECT_NE(report.find("  time      97 min to 4.5 hours\n"), std::string::npos)
+  EXPECT_NE(report.find("  time      88 min to 4.5 hours\n"), std::string::npos)
       << report;
 }
 
