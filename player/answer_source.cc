@@ -74,11 +74,10 @@ AnswerSource::Lease::~Lease() {
   if (search_ != nullptr) source_->Give(search_);
 }
 
-Oracle AnswerSource::Lease::oracle(const std::atomic<bool>* cancel,
-                                   uint64_t max_nodes) const {
+Oracle AnswerSource::Lease::oracle(AnswerLimits limits) const {
   if (source_->table_ != nullptr) return Oracle(*source_->table_);
-  return Oracle(search_, source_->book_.get(),
-                max_nodes != 0 ? max_nodes : source_->max_nodes_, cancel);
+  if (limits.max_nodes == 0) limits.max_nodes = source_->max_nodes_;
+  return Oracle(search_, source_->book_.get(), std::move(limits));
 }
 
 AnswerSource::Lease AnswerSource::Take() const {
@@ -98,7 +97,9 @@ void AnswerSource::Give(ConnectSearch* search) const {
 
 Oracle AnswerSource::oracle() const {
   if (table_ != nullptr) return Oracle(*table_);
-  return Oracle(searches_.front().get(), book_.get(), max_nodes_);
+  AnswerLimits limits;
+  limits.max_nodes = max_nodes_;
+  return Oracle(searches_.front().get(), book_.get(), limits);
 }
 
 const Game& AnswerSource::game() const {

@@ -88,10 +88,9 @@ class AnswerSource {
     Lease(Lease&& other) noexcept;
     Lease& operator=(Lease&&) = delete;
     ~Lease();
-    // Answers as the source does; `cancel` stops a search (Oracle), and
-    // `max_nodes` (0: the source's) limits it.
-    Oracle oracle(const std::atomic<bool>* cancel = nullptr,
-                  uint64_t max_nodes = 0) const;
+    // Answers as the source does, a search within `limits` (its
+    // max_nodes 0: the source's).
+    Oracle oracle(AnswerLimits limits = {}) const;
 
    private:
     friend class AnswerSource;

@@ -1,11 +1,35 @@
 #include "player/oracle.h"
 
+#include <cmath>
 #include <optional>
+#include <string>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 
 namespace mnk {
+namespace {
+
+// Marks the status of a search stopped by its limits (IsSearchStop).
+constexpr absl::string_view kSearchStopUrl = "mnk.dev/search-stop";
+
+}  // namespace
+
+absl::StatusOr<absl::Duration> TimeLimit(double seconds,
+                                         absl::string_view name) {
+  if (std::isnan(seconds) || seconds < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, " ", seconds,
+        ": expected a number of seconds, 0 or more (0: no limit)"));
+  }
+  if (seconds == 0) return absl::InfiniteDuration();
+  return absl::Seconds(seconds);  // saturates: 1e300 is no limit
+}
+
+bool IsSearchStop(const absl::Status& status) {
+  return status.GetPayload(kSearchStopUrl).has_value();
+}
 
 absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
   Analysis a;
@@ -31,21 +55,17 @@ absl::StatusOr<Analysis> Oracle::Analyze(const Position& p,
                                          Need need) const {
   if (table_ != nullptr) return mnk::Analyze(*table_, p);
   if (std::optional<Analysis> a = FromBook(p)) return *std::move(a);
-  const uint64_t budget = max_nodes_ == 0 ? ~uint64_t{0} : max_nodes_;
+  SearchLimits limits;
+  limits.max_nodes = limits_.max_nodes;
+  limits.deadline = absl::Now() + limits_.max_time;
+  limits.cancel = limits_.cancel;
+  limits.poll = limits_.poll;
+  SearchStop why = SearchStop::kNodes;
   std::optional<MoveAnalysis> within =
       need == Need::kBestMove
-          ? search_->BestMoveWithin(p, budget, progress, cancel_)
-          : search_->AnalyzeWithin(p, budget, progress, cancel_);
-  if (!within.has_value() && cancel_ != nullptr && cancel_->load()) {
-    return absl::CancelledError(
-        absl::StrCat("the search of ", game().Format(p), " was cancelled"));
-  }
-  if (!within.has_value()) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "solving ", game().Format(p), " takes more than ", max_nodes_,
-        " positions of search, this answer's limit; positions further into "
-        "the game take less"));
-  }
+          ? search_->BestMoveWithin(p, limits, progress, &why)
+          : search_->AnalyzeWithin(p, limits, progress, &why);
+  if (!within.has_value()) return Stopped(p, why);
   const MoveAnalysis& searched = *within;
   Analysis a;
   a.position = p;
@@ -55,6 +75,30 @@ absl::StatusOr<Analysis> Oracle::Analyze(const Position& p,
     a.moves.push_back({m.cell, m.value, m.remoteness});
   }
   return a;
+}
+
+absl::Status Oracle::Stopped(const Position& p, SearchStop why) const {
+  const std::string position = game().Format(p);
+  absl::Status status;
+  switch (why) {
+    case SearchStop::kNodes:
+      status = absl::ResourceExhaustedError(absl::StrCat(
+          "solving ", position, " takes more than ", limits_.max_nodes,
+          " positions of search, this answer's limit; positions further "
+          "into the game take less"));
+      break;
+    case SearchStop::kDeadline:
+      status = absl::DeadlineExceededError(absl::StrCat(
+          "the search of ", position, " took more than ",
+          absl::ToDoubleSeconds(limits_.max_time), " s, this answer's limit"));
+      break;
+    case SearchStop::kCancelled:
+      status = absl::CancelledError(
+          absl::StrCat("the search of ", position, " was cancelled"));
+      break;
+  }
+  status.SetPayload(kSearchStopUrl, absl::Cord());
+  return status;
 }
 
 bool Oracle::AnswersAtOnce(const Position& p) const {

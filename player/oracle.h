@@ -13,9 +13,11 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "rules/game/game.h"
 #include "search/connect.h"
@@ -53,6 +55,31 @@ using Progress = std::function<void(int done, int total)>;
 // a search that has taken `spent` so far.
 std::string ProgressLine(int done, int total, absl::Duration spent);
 
+// The limits of one answer that takes a search (a table's answers take
+// none): checked inside the search (SearchLimits).
+struct AnswerLimits {
+  // The most positions searched; 0: no limit (kResourceExhausted past it).
+  uint64_t max_nodes = 0;
+  // The longest the answer may take, from the start of Analyze;
+  // absl::InfiniteDuration(): no limit (kDeadlineExceeded past it).
+  absl::Duration max_time = absl::InfiniteDuration();
+  // Stops the search once set, from any thread (kCancelled).
+  const std::atomic<bool>* cancel = nullptr;
+  // Called on the searching thread about every 20 ms; true stops the search
+  // (kCancelled).
+  std::function<bool()> poll;
+};
+
+// A time limit given in seconds by a binding or a flag: 0 and +infinity
+// mean none; kInvalidArgument naming `name` for a negative value or NaN.
+absl::StatusOr<absl::Duration> TimeLimit(double seconds,
+                                         absl::string_view name);
+
+// True for the status of a search stopped by its AnswerLimits (node budget,
+// time, cancel), whose code then says which: the one test of it, never by
+// the message's text.
+bool IsSearchStop(const absl::Status& status);
+
 // What an answer must hold: every move's outcome (eval, --position, the
 // batch, serve), or the position's result and the policy's move alone (a
 // game's moves and hints). A table answers both alike; a search answers
@@ -67,14 +94,11 @@ enum class Need { kEveryMove, kBestMove };
 class Oracle {
  public:
   Oracle(const Table& table) : table_(&table) {}  // NOLINT: implicit
-  // `max_nodes`: 0, or the most positions a search may visit for one
-  // answer (past it, Analyze gives kResourceExhausted). `cancel`, when
-  // given, stops a search once set, from any thread (Analyze then gives
-  // kCancelled).
+  // Each answer of the search keeps within `limits` (AnswerLimits says
+  // what Analyze gives past each).
   explicit Oracle(ConnectSearch* search, const Table* book = nullptr,
-                  uint64_t max_nodes = 0,
-                  const std::atomic<bool>* cancel = nullptr)
-      : search_(search), book_(book), max_nodes_(max_nodes), cancel_(cancel) {}
+                  AnswerLimits limits = {})
+      : search_(search), book_(book), limits_(std::move(limits)) {}
 
   const Game& game() const {
     return table_ != nullptr ? table_->game() : search_->game();
@@ -98,14 +122,16 @@ class Oracle {
   }
 
  private:
+  // The status of a search of p stopped by its limits, marked as such
+  // (IsSearchStop).
+  absl::Status Stopped(const Position& p, SearchStop why) const;
   // The answer from the book: nullopt unless it holds p and every move.
   std::optional<Analysis> FromBook(const Position& p) const;
 
   const Table* table_ = nullptr;
   ConnectSearch* search_ = nullptr;
   const Table* book_ = nullptr;
-  uint64_t max_nodes_ = 0;
-  const std::atomic<bool>* cancel_ = nullptr;
+  AnswerLimits limits_;
 };
 
 absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,

@@ -170,7 +170,9 @@ Reply Catalog::PositionReply(absl::string_view game, absl::string_view position,
   absl::StatusOr<Analysis> a;
   if (source.NeedsSearch(*p)) {
     const AnswerSource::Lease lease = source.Take();
-    a = AnalyzeUnchanged(lease.oracle(cancel), *p);
+    AnswerLimits limits;
+    limits.cancel = cancel;
+    a = AnalyzeUnchanged(lease.oracle(limits), *p);
   } else {
     a = AnalyzeUnchanged(source.oracle(), *p);
   }

@@ -132,6 +132,12 @@ int ConnectSearch::TableBitsFor(uint64_t bytes) {
 
 absl::StatusOr<int> ConnectSearch::TableBitsForFlag(uint64_t bytes, int shares,
                                                     absl::string_view flag) {
+  const uint64_t most = kEntryBytes << kMaxTableBits;
+  if (bytes / shares > most) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        flag, " is more than a search's table takes: expected at most ",
+        most >> 30, " GiB", shares > 1 ? " a search" : ""));
+  }
   const int bits = TableBitsFor(bytes / shares);
   if (bits >= kMinTableBits) return bits;
   const uint64_t least = (kEntryBytes << kMinTableBits) * shares;

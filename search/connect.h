@@ -53,6 +53,7 @@
 #include "absl/numeric/bits.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "rules/game/game.h"
 #include "search/connect_board.h"
 #include "search/connect_table.h"
@@ -91,6 +92,26 @@ struct MoveAnalysis {
   std::vector<MoveResult> moves;
 };
 
+// The limits of one answer (AnalyzeWithin, BestMoveWithin), all checked
+// inside the search: the node budget at every node, the cancel flag at
+// every node, the clock (and `poll`) every kCheckNodes nodes of the
+// calling thread.
+struct SearchLimits {
+  // The most positions searched for the answer; 0: no limit.
+  uint64_t max_nodes = 0;
+  // When the search gives up; absl::InfiniteFuture(): never.
+  absl::Time deadline = absl::InfiniteFuture();
+  // Stops the search once set, from any thread.
+  const std::atomic<bool>* cancel = nullptr;
+  // Called on the calling thread about every kPollInterval while it
+  // searches; true stops the search (the Python module checks for Ctrl-C
+  // there).
+  std::function<bool()> poll;
+};
+
+// Why a search within limits stopped before its answer.
+enum class SearchStop { kNodes, kDeadline, kCancelled };
+
 class ConnectSearch {
  public:
   static constexpr int kMinTableBits = 10;
@@ -102,13 +123,18 @@ class ConnectSearch {
   // Threads leave moves others are searching for last at nodes with at
   // least this many empty cells (ConnectSearchOptions::threads).
   static constexpr int kDeferEmpty = 14;
+  // The calling thread looks at the clock every this many nodes, and calls
+  // SearchLimits::poll at most this often.
+  static constexpr uint64_t kCheckNodes = 4096;
+  static constexpr absl::Duration kPollInterval = absl::Milliseconds(20);
   // The most table bits `bytes` of memory hold (at most kMaxTableBits);
   // below kMinTableBits when too little.
   static int TableBitsFor(uint64_t bytes);
   // The table bits of each of `shares` searches sharing `bytes` of memory
   // (TableBitsFor(bytes / shares)); kInvalidArgument when too little for
   // the smallest table, naming `flag` as the user wrote it
-  // ("--search_memory=1") and the least that serves.
+  // ("--search_memory=1") and the least that serves, or more than
+  // kMaxTableBits take (naming the most).
   static absl::StatusOr<int> TableBitsForFlag(uint64_t bytes, int shares,
                                               absl::string_view flag);
 
@@ -129,14 +155,13 @@ class ConnectSearch {
   // number solved so far and the number of moves.
   MoveAnalysis Analyze(const Position& p,
                        const std::function<void(int, int)>& progress = {});
-  // Analyze within a budget of positions searched: nullopt when it would
-  // take more, or once `cancel` (when given) is set, from any thread: the
-  // search polls it at every node (what it learnt stays in the table, so
-  // asking again goes further).
+  // Analyze within `limits`: nullopt (and *stop, when given, saying why)
+  // once one is reached. What it learnt stays in the table, so asking
+  // again goes further.
   std::optional<MoveAnalysis> AnalyzeWithin(
-      const Position& p, uint64_t max_nodes,
+      const Position& p, const SearchLimits& limits,
       const std::function<void(int, int)>& progress = {},
-      const std::atomic<bool>* cancel = nullptr);
+      SearchStop* stop = nullptr);
   // The position's result and the policy's move alone (`moves` left
   // empty): the exact score, then one null-window test a move, in the
   // policy's order, until a move reaches it. What the perfect player needs
@@ -144,11 +169,11 @@ class ConnectSearch {
   // exactly). `progress` is called after each move tested.
   MoveAnalysis BestMove(const Position& p,
                         const std::function<void(int, int)>& progress = {});
-  // BestMove within a budget of positions searched, as AnalyzeWithin.
+  // BestMove within `limits`, as AnalyzeWithin.
   std::optional<MoveAnalysis> BestMoveWithin(
-      const Position& p, uint64_t max_nodes,
+      const Position& p, const SearchLimits& limits,
       const std::function<void(int, int)>& progress = {},
-      const std::atomic<bool>* cancel = nullptr);
+      SearchStop* stop = nullptr);
 
   // Positions searched since the search was made, by every thread.
   uint64_t nodes() const { return main_.nodes + helper_nodes_; }
@@ -160,13 +185,19 @@ class ConnectSearch {
   // One thread's search: its count of positions and its limit (a search
   // that reaches it stops: each node then returns at once, storing
   // nothing, and `stopped` says so), the flag that stops it when another
-  // thread has answered, and the caller's cancel flag.
+  // thread has answered, and the caller's cancel flag. The calling
+  // thread's worker also checks the deadline and polls (`limits`) once
+  // its nodes reach `next_check`, and keeps why it stopped in `why`.
   struct alignas(64) Worker {
     uint64_t nodes = 0;
     uint64_t node_limit = ~uint64_t{0};
     bool stopped = false;
     const std::atomic<bool>* stop = nullptr;
     const std::atomic<bool>* cancel = nullptr;
+    uint64_t next_check = ~uint64_t{0};
+    const SearchLimits* limits = nullptr;
+    absl::Time next_poll;
+    std::optional<SearchStop> why;
   };
   using Bits = ConnectBoard::Bits;
 
@@ -178,11 +209,14 @@ class ConnectSearch {
   // True when the score of `child` (any valid position, over or not) for
   // its side to move is at most `bound`: one null-window search.
   bool ScoreAtMost(const Position& child, int bound);
-  // Runs `answer` with the main worker's node limit `max_nodes` ahead and
-  // `cancel` polled: nullopt when the search stopped there.
+  // Runs `answer` within `limits` on the main worker: nullopt (and *stop
+  // set, when given) when the search stopped there.
   std::optional<MoveAnalysis> Within(
-      uint64_t max_nodes, const std::atomic<bool>* cancel,
+      const SearchLimits& limits, SearchStop* stop,
       const std::function<MoveAnalysis()>& answer);
+  // The deadline and the poll (SearchLimits), every kCheckNodes nodes:
+  // true (and w.why set) when the search must stop.
+  static bool CheckLimits(Worker& w);
   // The exact score of a position where the side to move cannot win at
   // once, and where it can.
   int SolveScore(const Bits& b);
@@ -202,6 +236,7 @@ class ConnectSearch {
   static bool Stopping(Worker& w) {
     w.stopped =
         w.stopped || w.nodes >= w.node_limit ||
+        (w.nodes >= w.next_check && CheckLimits(w)) ||
         (w.stop != nullptr && w.stop->load(std::memory_order_relaxed)) ||
         (w.cancel != nullptr && w.cancel->load(std::memory_order_relaxed));
     return w.stopped;

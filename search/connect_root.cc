@@ -90,10 +90,9 @@ MoveAnalysis ConnectSearch::Analyze(
 }
 
 std::optional<MoveAnalysis> ConnectSearch::AnalyzeWithin(
-    const Position& p, uint64_t max_nodes,
-    const std::function<void(int, int)>& progress,
-    const std::atomic<bool>* cancel) {
-  return Within(max_nodes, cancel, [&] { return Analyze(p, progress); });
+    const Position& p, const SearchLimits& limits,
+    const std::function<void(int, int)>& progress, SearchStop* stop) {
+  return Within(limits, stop, [&] { return Analyze(p, progress); });
 }
 
 bool ConnectSearch::ScoreAtMost(const Position& child, int bound) {
@@ -140,6 +139,7 @@ int ConnectSearch::NullWindow(const Bits& b, int bound) {
     helper_nodes_ += helpers[i].nodes;
     if (main_.stopped && !helpers[i].stopped) {  // a helper finished first
       main_.stopped = false;
+      main_.why.reset();
       score = scores[i];
     }
   }
@@ -174,25 +174,58 @@ MoveAnalysis ConnectSearch::BestMove(
 }
 
 std::optional<MoveAnalysis> ConnectSearch::BestMoveWithin(
-    const Position& p, uint64_t max_nodes,
-    const std::function<void(int, int)>& progress,
-    const std::atomic<bool>* cancel) {
-  return Within(max_nodes, cancel, [&] { return BestMove(p, progress); });
+    const Position& p, const SearchLimits& limits,
+    const std::function<void(int, int)>& progress, SearchStop* stop) {
+  return Within(limits, stop, [&] { return BestMove(p, progress); });
 }
 
 std::optional<MoveAnalysis> ConnectSearch::Within(
-    uint64_t max_nodes, const std::atomic<bool>* cancel,
+    const SearchLimits& limits, SearchStop* stop,
     const std::function<MoveAnalysis()>& answer) {
+  const uint64_t max_nodes =
+      limits.max_nodes == 0 ? ~uint64_t{0} : limits.max_nodes;
   main_.node_limit =
       max_nodes > ~main_.nodes ? ~uint64_t{0} : main_.nodes + max_nodes;
-  main_.cancel = cancel;
+  main_.cancel = limits.cancel;
+  main_.limits = &limits;
+  main_.why.reset();
+  const bool checks = limits.deadline != absl::InfiniteFuture() ||
+                      static_cast<bool>(limits.poll);
+  main_.next_poll = absl::Now() + kPollInterval;
+  main_.next_check = checks ? main_.nodes : ~uint64_t{0};
   MoveAnalysis a = answer();
   const bool stopped = main_.stopped;
+  const std::optional<SearchStop> why = main_.why;
   main_.node_limit = ~uint64_t{0};
   main_.cancel = nullptr;
+  main_.limits = nullptr;
+  main_.next_check = ~uint64_t{0};
   main_.stopped = false;
-  if (stopped) return std::nullopt;
-  return a;
+  if (!stopped) return a;
+  if (stop != nullptr) {
+    *stop = why.has_value() ? *why
+            : limits.cancel != nullptr && limits.cancel->load()
+                ? SearchStop::kCancelled
+                : SearchStop::kNodes;
+  }
+  return std::nullopt;
+}
+
+bool ConnectSearch::CheckLimits(Worker& w) {
+  w.next_check = w.nodes + kCheckNodes;
+  const absl::Time now = absl::Now();
+  if (now >= w.limits->deadline) {
+    w.why = SearchStop::kDeadline;
+    return true;
+  }
+  if (w.limits->poll && now >= w.next_poll) {
+    w.next_poll = now + kPollInterval;
+    if (w.limits->poll()) {
+      w.why = SearchStop::kCancelled;
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace mnk

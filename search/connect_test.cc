@@ -28,6 +28,12 @@ std::unique_ptr<ConnectSearch> MakeSearch(const GameSpec& spec,
   return std::move(*search);
 }
 
+SearchLimits Nodes(uint64_t max_nodes) {
+  SearchLimits limits;
+  limits.max_nodes = max_nodes;
+  return limits;
+}
+
 // Every position a game reaches, in order of stones.
 std::vector<Position> Reachable(const Game& game) {
   std::vector<Position> all = {Position()};
@@ -170,7 +176,7 @@ TEST(ConnectSearchTest, TwoThreadsAnswerAsOne) {
   int stops = 0;
   for (int trial = 0; trial < 24; ++trial) {
     const Position p = RandomPosition(game, 16 + trial % 6, rng);
-    stops += !two->BestMoveWithin(p, 100).has_value();
+    stops += !two->BestMoveWithin(p, Nodes(100)).has_value();
     const MoveAnalysis want = one->Analyze(p);
     const MoveAnalysis best = two->BestMove(p);
     ASSERT_EQ(best.best_move, want.best_move) << game.Format(p);
@@ -197,16 +203,16 @@ TEST(ConnectSearchTest, AStoppedSearchLeavesNothingWrong) {
   for (int trial = 0; trial < 20; ++trial) {
     const Position p = RandomPosition(game, 16, rng);
     for (uint64_t budget : {uint64_t{10}, uint64_t{1000}, uint64_t{100000}}) {
-      stops += !stopped->BestMoveWithin(p, budget).has_value();
-      stops += !stopped->AnalyzeWithin(p, budget).has_value();
+      stops += !stopped->BestMoveWithin(p, Nodes(budget)).has_value();
+      stops += !stopped->AnalyzeWithin(p, Nodes(budget)).has_value();
     }
     std::unique_ptr<ConnectSearch> fresh = MakeSearch(game.spec(), 18);
     const MoveAnalysis want = fresh->Analyze(p);
     const std::optional<MoveAnalysis> got =
-        stopped->AnalyzeWithin(p, uint64_t{1} << 40);
+        stopped->AnalyzeWithin(p, Nodes(uint64_t{1} << 40));
     ASSERT_TRUE(got.has_value());
     ASSERT_EQ(got->best_move, want.best_move) << game.Format(p);
-    ASSERT_EQ(stopped->BestMoveWithin(p, uint64_t{1} << 40)->best_move,
+    ASSERT_EQ(stopped->BestMoveWithin(p, Nodes(uint64_t{1} << 40))->best_move,
               want.best_move);
     ASSERT_EQ(got->result.value, want.result.value) << game.Format(p);
     ASSERT_EQ(got->result.remoteness, want.result.remoteness) << game.Format(p);
@@ -217,6 +223,52 @@ TEST(ConnectSearchTest, AStoppedSearchLeavesNothingWrong) {
   }
   // The budgets did stop searches (how many depends on the move ordering).
   EXPECT_GE(stops, 30);
+}
+
+// Each limit stops a search of the empty 7x6 board (minutes of work) and
+// says it was the one; a poll that never stops changes no answer.
+TEST(ConnectSearchTest, EachLimitStopsTheSearchAndSaysSo) {
+  const Game game = *Game::Create({7, 6, 4, true});
+  std::unique_ptr<ConnectSearch> search = MakeSearch(game.spec(), 20);
+  const Position empty;
+  SearchStop why = SearchStop::kCancelled;
+  EXPECT_FALSE(search->AnalyzeWithin(empty, Nodes(1000), {}, &why));
+  EXPECT_EQ(why, SearchStop::kNodes);
+
+  SearchLimits late;
+  late.deadline = absl::Now() + absl::Milliseconds(50);
+  EXPECT_FALSE(search->BestMoveWithin(empty, late, {}, &why));
+  EXPECT_EQ(why, SearchStop::kDeadline);
+  late.deadline = absl::InfinitePast();
+  EXPECT_FALSE(search->AnalyzeWithin(empty, late, {}, &why));
+  EXPECT_EQ(why, SearchStop::kDeadline);
+
+  const std::atomic<bool> set{true};
+  SearchLimits cancelled;
+  cancelled.cancel = &set;
+  why = SearchStop::kNodes;
+  EXPECT_FALSE(search->AnalyzeWithin(empty, cancelled, {}, &why));
+  EXPECT_EQ(why, SearchStop::kCancelled);
+
+  int polls = 0;
+  SearchLimits polled;
+  polled.poll = [&polls] { return ++polls == 3; };
+  why = SearchStop::kNodes;
+  EXPECT_FALSE(search->AnalyzeWithin(empty, polled, {}, &why));
+  EXPECT_EQ(why, SearchStop::kCancelled);
+  EXPECT_EQ(polls, 3);
+
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 8; ++trial) {
+    const Position p = RandomPosition(game, 18, rng);
+    polled.poll = [] { return false; };
+    polled.deadline = absl::InfiniteFuture();
+    const std::optional<MoveAnalysis> got = search->AnalyzeWithin(p, polled);
+    ASSERT_TRUE(got.has_value()) << game.Format(p);
+    const MoveAnalysis want = MakeSearch(game.spec(), 20)->Analyze(p);
+    EXPECT_EQ(got->best_move, want.best_move) << game.Format(p);
+    EXPECT_EQ(got->result.remoteness, want.result.remoteness);
+  }
 }
 
 }  // namespace
