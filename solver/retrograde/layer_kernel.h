@@ -149,9 +149,15 @@ struct TieredChildren {
 
 class LayerKernel {
  public:
+  // Once `cancel` (when given) is set, the chunks not yet begun are left
+  // undone: the layer is then unfinished, for a solve that stops.
   LayerKernel(const Game& game, const PositionIndex& index, int threads,
-              Progress& progress)
-      : game_(game), index_(index), threads_(threads), progress_(progress) {}
+              Progress& progress, const std::atomic<bool>* cancel = nullptr)
+      : game_(game),
+        index_(index),
+        threads_(threads),
+        progress_(progress),
+        cancel_(cancel) {}
 
   uint64_t index_visits() const {
     return index_visits_.load(std::memory_order_relaxed);
@@ -235,25 +241,28 @@ class LayerKernel {
     // 64K positions a chunk; small ranges run on the calling thread.
     constexpr uint64_t kChunk = uint64_t{1} << 16;
     std::vector<Counts> counts(threads_);
-    ParallelChunks(end - begin, kChunk, threads_,
-                   [&](uint64_t from, uint64_t to, int worker) {
-                     LayerWalker walker(game_, index_, stones);
-                     Counts& mine = counts[worker];
-                     uint64_t visits = 0;
-                     const auto one = [&](uint64_t i, const Position& p) {
-                       ++visits;
-                       visit(walker, i, p, mine);
-                     };
-                     if (reached.words != nullptr) {
-                       walker.WalkReached(begin + from, begin + to,
-                                          reached.words, reached.first_word,
-                                          one);
-                     } else {
-                       walker.WalkIndices(begin + from, begin + to, one);
-                     }
-                     progress_.Add(to - from);
-                     index_visits_.fetch_add(visits, std::memory_order_relaxed);
-                   });
+    ParallelChunks(
+        end - begin, kChunk, threads_,
+        [&](uint64_t from, uint64_t to, int worker) {
+          if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) {
+            return;
+          }
+          LayerWalker walker(game_, index_, stones);
+          Counts& mine = counts[worker];
+          uint64_t visits = 0;
+          const auto one = [&](uint64_t i, const Position& p) {
+            ++visits;
+            visit(walker, i, p, mine);
+          };
+          if (reached.words != nullptr) {
+            walker.WalkReached(begin + from, begin + to, reached.words,
+                               reached.first_word, one);
+          } else {
+            walker.WalkIndices(begin + from, begin + to, one);
+          }
+          progress_.Add(to - from);
+          index_visits_.fetch_add(visits, std::memory_order_relaxed);
+        });
     Counts total;
     for (const Counts& c : counts) total.Add(c);
     return total;
@@ -310,6 +319,7 @@ class LayerKernel {
   const PositionIndex& index_;
   const int threads_;
   Progress& progress_;
+  const std::atomic<bool>* const cancel_;
   std::atomic<uint64_t> index_visits_{0};  // SolveStats::index_visits
 };
 

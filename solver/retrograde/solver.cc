@@ -167,17 +167,26 @@ absl::Status CheckOptions(const Game& game, const PositionIndex& index,
   return absl::OkStatus();
 }
 
+// kCancelled once `cancel` (when given) is set.
+absl::Status CheckCancel(const Game& game, const std::atomic<bool>* cancel) {
+  if (cancel == nullptr || !cancel->load()) return absl::OkStatus();
+  return absl::CancelledError(
+      absl::StrCat("the solve of ", game.spec().Name(), " was cancelled"));
+}
+
 // Marks the reachable positions if it must, then solves every layer from
-// the full board down to the empty one.
+// the full board down to the empty one, until `cancel` is set.
 template <typename Solver>
-absl::Status SolveLayers(Solver& solver, const Game& game, bool forward) {
+absl::Status SolveLayers(Solver& solver, const Game& game, bool forward,
+                         const std::atomic<bool>* cancel) {
   if (forward) {
     if (absl::Status s = solver.MarkReachable(); !s.ok()) return s;
   }
   for (int stones = game.cells(); stones >= 0; --stones) {
+    if (absl::Status s = CheckCancel(game, cancel); !s.ok()) return s;
     if (absl::Status s = solver.SolveLayer(stones); !s.ok()) return s;
   }
-  return absl::OkStatus();
+  return CheckCancel(game, cancel);
 }
 
 }  // namespace
@@ -211,7 +220,8 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
                       solution.index.size() * (forward ? 2 : 1), "positions",
                       keep ? options.on_progress : ProgressCallback());
     const int threads = std::max(1, options.threads);
-    LayerKernel kernel(solution.game, solution.index, threads, progress);
+    LayerKernel kernel(solution.game, solution.index, threads, progress,
+                       store.has_value() ? nullptr : options.cancel);
     StatsAdder stats(solution.game, solution.stats);
     const SolveParts parts{solution.game, solution.index, *solution.kept,
                            stats,         progress,       kernel,
@@ -221,7 +231,7 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
       TieredSolver solver(parts, *store, cluster, options.resume,
                           retrograde_internal::ReachWindow(
                               solution.index, options, cluster.size()));
-      status = SolveLayers(solver, game, forward);
+      status = SolveLayers(solver, game, forward, options.cancel);
       const WorkDir::Traffic traffic = store->dir().traffic();
       solution.stats.file_written = traffic.file_written;
       solution.stats.payload_written = traffic.payload_written;
@@ -230,7 +240,7 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
       solution.stats.joined = solver.joined_bytes();
     } else {
       MemorySolver solver(parts);
-      status = SolveLayers(solver, game, forward);
+      status = SolveLayers(solver, game, forward, options.cancel);
     }
     if (!status.ok()) return status;
   }

@@ -34,6 +34,7 @@
 #ifndef MNK_SOLVER_RETROGRADE_SOLVER_H_
 #define MNK_SOLVER_RETROGRADE_SOLVER_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -90,6 +91,11 @@ struct SolveOptions {
   // after each layer, exchanging the tiers through the work dir, which is
   // then required; only rank 0 keeps records and statistics.
   Cluster* cluster = nullptr;
+  // Stops the solve once set, from any thread: Solve then gives kCancelled
+  // (and SolveToTable writes nothing). Looked at between layers, and in
+  // memory (no work dir) between chunks of 64K positions too; a work dir
+  // keeps the layers done, for a resume.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct SolveStats {

@@ -1,9 +1,13 @@
 #include "solver/retrograde/solver.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "search/search.h"
 
@@ -23,6 +27,46 @@ TEST(SolverTest, TicTacToeCounts) {
   EXPECT_EQ(start.value, Value::kDraw);
   EXPECT_EQ(start.remoteness, 9);
   EXPECT_EQ(start.best_move, 0);
+}
+
+// A cancel set while layers are solved (from the progress callback, as the
+// Python module's Ctrl-C and raising callbacks do) stops the solve with
+// kCancelled, in memory (mid-layer) in each layout and with a work dir;
+// SolveToTable then writes nothing.
+TEST(SolverTest, ACancelStopsTheSolve) {
+  const Game game = *Game::Create({5, 4, 4, /*gravity=*/true});
+  const std::string tmp = std::getenv("TEST_TMPDIR") != nullptr
+                              ? std::getenv("TEST_TMPDIR")
+                              : "/tmp";
+  for (const TableLayout layout :
+       {TableLayout::Full(), TableLayout::Compressed()}) {
+    for (const bool tiers : {false, true}) {
+      std::atomic<bool> cancel{false};
+      int calls = 0;
+      SolveOptions options;
+      options.layout = layout;
+      options.cancel = &cancel;
+      options.on_progress = [&](const char*, int, uint64_t, uint64_t) {
+        ++calls;
+        cancel.store(true);
+      };
+      if (tiers) {
+        options.work_dir = absl::StrCat(tmp, "/cancel-", layout.name());
+        options.tier_indices = 1 << 16;
+      }
+      const absl::StatusOr<Solution> s = Solve(game, options);
+      EXPECT_TRUE(absl::IsCancelled(s.status())) << s.status();
+      EXPECT_EQ(s.status().message(),
+                "the solve of 5,4,4 gravity was cancelled");
+      EXPECT_GE(calls, 1);
+    }
+  }
+  const std::atomic<bool> set{true};
+  SolveOptions options;
+  options.cancel = &set;
+  const std::string path = tmp + "/cancelled.mnk";
+  EXPECT_TRUE(absl::IsCancelled(SolveToTable(game, options, path)));
+  EXPECT_FALSE(std::ifstream(path).good());
 }
 
 TEST(SolverTest, RefusesTooLargeGames) {
