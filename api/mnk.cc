@@ -6,11 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <new>
 #include <string>
 #include <thread>
@@ -20,6 +17,7 @@
 #include "player/answer_source.h"
 #include "player/player.h"
 #include "rules/game/game.h"
+#include "rules/game/printable.h"
 #include "solver/retrograde/solver.h"
 #include "table/record.h"
 
@@ -111,53 +109,6 @@ void Fill(const Game& game, const Analysis& a, mnk_answer* out) {
   }
 }
 
-// Sets `stop` once `seconds` have passed or `cancel` is set, until the
-// watch ends; `expired()` says whether the time ran out.
-class Watch {
- public:
-  Watch(double seconds, const std::atomic<bool>* cancel)
-      : deadline_(std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::duration<double>(seconds))) {
-    thread_ = std::thread([this, cancel] {
-      std::unique_lock<std::mutex> lock(mu_);
-      while (!done_) {
-        if (std::chrono::steady_clock::now() >= deadline_) {
-          expired_ = true;
-          stop_.store(true);
-          return;
-        }
-        if (cancel != nullptr && cancel->load()) {
-          stop_.store(true);
-          return;
-        }
-        cv_.wait_for(lock, std::chrono::milliseconds(5));
-      }
-    });
-  }
-  ~Watch() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-  const std::atomic<bool>* flag() const { return &stop_; }
-  bool expired() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return expired_;
-  }
-
- private:
-  const std::chrono::steady_clock::time_point deadline_;
-  std::atomic<bool> stop_{false};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false, expired_ = false;
-  std::thread thread_;
-};
-
 mnk_status Probe(mnk_source* source, const char* position,
                  const mnk_limits* limits, mnk_answer* answer) {
   if (source == nullptr || position == nullptr || answer == nullptr) {
@@ -166,32 +117,25 @@ mnk_status Probe(mnk_source* source, const char* position,
   const AnswerSource& s = *source->source;
   absl::StatusOr<Position> p = s.game().Parse(position);
   if (!p.ok()) {
-    return Failed(absl::Status(
-        p.status().code(),
-        absl::StrCat("position '", position, "': ", p.status().message())));
+    return Failed(absl::Status(p.status().code(),
+                               absl::StrCat("position '", Printable(position),
+                                            "': ", p.status().message())));
   }
   absl::StatusOr<Analysis> a;
   if (!s.NeedsSearch(*p)) {
     a = AnalyzeUnchanged(s.oracle(), *p);
   } else {
-    const uint64_t max_nodes = limits != nullptr ? limits->max_nodes : 0;
-    const double seconds = limits != nullptr ? limits->max_seconds : 0;
-    const std::atomic<bool>* cancel =
-        limits != nullptr && limits->cancel != nullptr ? &limits->cancel->flag
-                                                       : nullptr;
-    if (seconds < 0) return Invalid("max_seconds is negative");
-    const AnswerSource::Lease lease = s.Take();
-    if (seconds > 0) {
-      Watch watch(seconds, cancel);
-      a = lease.oracle(watch.flag(), max_nodes).Analyze(*p);
-      if (absl::IsCancelled(a.status()) && watch.expired()) {
-        a = absl::DeadlineExceededError(
-            absl::StrCat("the search of ", position, " took more than ",
-                         seconds, " s, this answer's limit"));
-      }
-    } else {
-      a = lease.oracle(cancel, max_nodes).Analyze(*p);
+    AnswerLimits within;
+    if (limits != nullptr) {
+      absl::StatusOr<absl::Duration> time =
+          TimeLimit(limits->max_seconds, "max_seconds");
+      if (!time.ok()) return Failed(time.status());
+      within.max_nodes = limits->max_nodes;
+      within.max_time = *time;
+      if (limits->cancel != nullptr) within.cancel = &limits->cancel->flag;
     }
+    const AnswerSource::Lease lease = s.Take();
+    a = lease.oracle(within).Analyze(*p);
   }
   if (!a.ok()) return Failed(a.status());
   Fill(s.game(), *a, answer);

@@ -16,7 +16,8 @@
  *   mnk_close(ttt);
  *
  * Positions are strings, rows from the top, '/' between rows (optional),
- * each cell 'X', 'O' or '.': "X.O/X.X/OO."; the side to move follows from
+ * each cell 'X', 'O' or '.' ('x' and 'o' too, as `play` takes them):
+ * "X.O/X.X/OO."; the side to move follows from
  * the counts (X moves first). A cell is numbered row * width +
  * column, row 0 at the top:
  *
@@ -30,7 +31,9 @@
  *
  * Errors: every call returns an mnk_status; on failure the calling
  * thread's mnk_last_error() says what was wrong and what was expected, in
- * the words `play` prints. No C++ exception leaves a call. A table file is
+ * the words `play` prints; text of the caller's (a position, a path) is
+ * quoted as `play` quotes it, control and non-ASCII bytes escaped and cut
+ * after 200 bytes. No C++ exception leaves a call. A table file is
  * mapped, not read: one cut short by another program while in use raises
  * SIGBUS when a probe reads past its new end, as any mapped file does (the
  * tools catch it and say so; a program that must survive it handles
@@ -40,7 +43,9 @@
  * probes run side by side; a searched game (Connect Four 7x6) answers as
  * many positions at once as it has searches (mnk_options.searches), the
  * others waiting for one. Opening and closing a source must not overlap
- * other calls on it. mnk_cancel_set may be called from any thread.
+ * other calls on it: mnk_close waits for nothing, and a call on a closed
+ * source, or a second mnk_close of it, is undefined (as free() twice is).
+ * mnk_cancel_set may be called from any thread.
  */
 #ifndef MNK_API_MNK_H_
 #define MNK_API_MNK_H_
@@ -109,15 +114,19 @@ typedef struct {
   /* 0: no built-in table or book. Default 1. */
   int builtin;
   /* A searched game: the memory of its transposition tables, shared by
-   * `searches` searches of `search_threads` threads each. Defaults 16 MiB,
-   * 1 and 1. */
+   * `searches` searches of `search_threads` threads each (16 KiB to 64
+   * GiB a search, 1 to 64 of each; else MNK_INVALID_ARGUMENT). Defaults
+   * 16 MiB, 1 and 1. */
   uint64_t search_memory;
   int searches;
   int search_threads;
 } mnk_options;
 
-/* Limits of one answer that takes a search (mnk_probe_within); a table
- * answers at once and ignores them. 0 or NULL: none. */
+/* Limits of one answer that takes a search (mnk_probe_within), checked
+ * inside the search; a table answers at once and ignores them. 0 or NULL:
+ * none. max_seconds: any number from 0 up (INFINITY and anything too long
+ * to reach, DBL_MAX included, are no limit); negative or NaN:
+ * MNK_INVALID_ARGUMENT. */
 typedef struct mnk_cancel mnk_cancel;
 typedef struct {
   uint64_t max_nodes; /* positions searched: MNK_RESOURCE_EXHAUSTED past */
@@ -178,7 +187,11 @@ void mnk_cancel_free(mnk_cancel* cancel);
 
 /* Called now and then while a game is solved: the phase ("marking",
  * "solving"), the layer (stones on the board, -1: none), and the work done
- * of `total`, from a thread of the solver's. */
+ * of `total`: every quarter second from a thread of the solver's, and once
+ * at the end from the thread that called mnk_solve. It may read and write
+ * the caller's `user` data (guarding it from the caller's other threads)
+ * and call mnk_* functions on other sources; it cannot stop the solve,
+ * which waits for it to return. */
 typedef void (*mnk_progress)(void* user, const char* phase, int layer,
                              uint64_t done, uint64_t total);
 

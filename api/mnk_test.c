@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "api/mnk.h"
 
+#include <float.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,7 +239,45 @@ static void test_connect_four(void) {
   limits.max_seconds = 5;
   CHECK(mnk_probe_within(s, kHard, &limits, &a) == MNK_CANCELLED);
   mnk_cancel_free(cancel);
+  /* Any time limit too long to reach is no limit; NaN is refused. */
+  const double forever[] = {INFINITY, 1e10, 1e20, 1e300, DBL_MAX};
+  mnk_limits unlimited = {0, 0, NULL};
+  for (int i = 0; i < 5; ++i) {
+    unlimited.max_seconds = forever[i];
+    CHECK(mnk_probe_within(s, "......./......./...O.../..XX.O./.OOXXX./OXXOOXO",
+                           &unlimited, &a) == MNK_OK &&
+          a.best_move == 16);
+  }
+  unlimited.max_seconds = NAN;
+  CHECK(mnk_probe_within(s, kHard, &unlimited, &a) == MNK_INVALID_ARGUMENT);
+  CHECK(contains(mnk_last_error(), "max_seconds nan: expected a number"));
   mnk_close(s);
+  options.search_memory = (uint64_t)1 << 40;
+  CHECK(mnk_open_game(&c4, &options, &s) == MNK_INVALID_ARGUMENT && s == NULL);
+  CHECK(contains(mnk_last_error(), "expected at most 64 GiB"));
+}
+
+/* A message quotes user text escaped and cut, as play's do: a 10 MB
+ * position gives a message of a few hundred bytes, control bytes escaped. */
+static void test_messages_quote_user_text(void) {
+  mnk_game game = {3, 3, 3, 0, 0};
+  mnk_source* ttt = NULL;
+  CHECK(mnk_open_game(&game, NULL, &ttt) == MNK_OK);
+  const size_t size = 10 << 20;
+  char* big = malloc(size + 1);
+  memset(big, 'X', size);
+  big[size] = '\0';
+  mnk_answer a;
+  CHECK(mnk_probe(ttt, big, &a) == MNK_INVALID_ARGUMENT);
+  CHECK(strlen(mnk_last_error()) < 400);
+  CHECK(contains(mnk_last_error(), "(10485760 bytes)"));
+  free(big);
+  CHECK(mnk_probe(ttt, "X\x1b[31m\n", &a) == MNK_INVALID_ARGUMENT);
+  CHECK(contains(mnk_last_error(), "position 'X\\x1b[31m\\n'"));
+  for (const char* c = mnk_last_error(); *c != '\0'; ++c) {
+    CHECK(*c >= 0x20 && *c < 0x7f);
+  }
+  mnk_close(ttt);
 }
 
 /* Many threads probe one source: every answer the same as one thread's. */
@@ -295,6 +335,7 @@ int main(void) {
   test_solve_and_open_table();
   test_connect_four();
   test_threads();
+  test_messages_quote_user_text();
   mnk_close(NULL);
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures == 0 ? 0 : 1;
