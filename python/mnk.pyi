@@ -27,6 +27,7 @@ class Move:
     column: int
     value: str  # 'win', 'draw' or 'loss'
     remoteness: Optional[int]  # plies to the end; None if unknown
+    def __eq__(self, other: object) -> bool: ...
 
 class Result:
     """A position's answer, for the side to move."""
@@ -36,10 +37,12 @@ class Result:
     remoteness: Optional[int]  # 0 once the game is over; None if unknown
     best_move: Optional[int]  # None once the game is over
     moves: List[Move]  # every legal move, by cell
+    def __eq__(self, other: object) -> bool: ...
 
 class Table:
     """A game's answers: its table, or the exact search after a book.
-    Thread-safe; a `with` block closes it."""
+    Thread-safe; a `with` block closes it (a call running in another thread
+    keeps it until it returns). Ctrl-C stops a search: KeyboardInterrupt."""
     def probe(self, position: str) -> Result: ...
     def probe_many(self, positions: List[str]) -> List[Result]: ...
     def analyse(self, position: str, max_nodes: int = 0,
@@ -61,6 +64,8 @@ class Game:
               search_threads: int = 1) -> Table: ...
     def analyse(self, position: str, max_nodes: int = 0,
                 max_seconds: float = 0.0) -> Result: ...
+    # A progress that raises stops the solve, which raises it; Ctrl-C
+    # stops it too (KeyboardInterrupt). Nothing is written then.
     def solve(self, path: str,
               progress: Optional[Callable[[str, int, int, int], None]] = None,
               threads: int = 0) -> None: ...

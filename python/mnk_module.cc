@@ -2,30 +2,40 @@
 // AnswerSource chooses a game's table, book or search; the player's Oracle
 // answers; the retrograde solver and the table writer solve. Errors become
 // Python exceptions carrying the core's message; the GIL is released while
-// the core works (solves, searches, batches). python/mnk.pyi documents the
-// API; docs/python.md shows it in use.
+// the core works (solves, searches, batches), and Ctrl-C stops it (the
+// search polls for it; a solve runs on a thread of its own while the
+// caller's looks). python/mnk.pyi documents the API; docs/python.md shows
+// it in use.
 //
 //   import mnk
 //   with mnk.Game(3, 3, 3).table() as t:
 //       t.probe("X.O/X.X/OO.").best_move     # 4
 #include <pybind11/functional.h>
+#include <pybind11/operators.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <exception>
+#include <functional>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
 #include "player/answer_source.h"
 #include "player/player.h"
 #include "rules/game/game.h"
+#include "rules/game/printable.h"
 #include "solver/retrograde/solver.h"
 #include "table/record.h"
 
@@ -67,9 +77,8 @@ Exceptions exceptions;
       break;
     case absl::StatusCode::kResourceExhausted:
       // A search past its node budget is no shortage of memory.
-      type = absl::StrContains(status.message(), "positions of search")
-                 ? exceptions.search_stopped
-                 : PyExc_MemoryError;
+      type =
+          IsSearchStop(status) ? exceptions.search_stopped : PyExc_MemoryError;
       break;
     case absl::StatusCode::kCancelled:
     case absl::StatusCode::kDeadlineExceeded:
@@ -94,6 +103,10 @@ struct Move {
   int column;
   std::string value;
   std::optional<int> remoteness;
+  bool operator==(const Move& o) const {
+    return cell == o.cell && column == o.column && value == o.value &&
+           remoteness == o.remoteness;
+  }
   std::string Repr() const {
     return absl::StrFormat("Move(cell=%d, value='%s', remoteness=%s)", cell,
                            value,
@@ -109,6 +122,11 @@ struct Result {
   std::optional<int> remoteness;
   std::optional<int> best_move;
   std::vector<Move> moves;
+  bool operator==(const Result& o) const {
+    return position == o.position && to_move == o.to_move && value == o.value &&
+           remoteness == o.remoteness && best_move == o.best_move &&
+           moves == o.moves;
+  }
   std::string Repr() const {
     return absl::StrFormat(
         "Result(position='%s', to_move='%s', value='%s', remoteness=%s, "
@@ -142,48 +160,111 @@ Result ResultOf(const Game& game, const Analysis& a) {
 Position Parse(const AnswerSource& source, const std::string& text) {
   absl::StatusOr<Position> p = source.game().Parse(text);
   if (!p.ok()) {
-    Raise(absl::InvalidArgumentError(
-        absl::StrCat("position '", text, "': ", p.status().message())));
+    Raise(absl::InvalidArgumentError(absl::StrCat(
+        "position '", Printable(text), "': ", p.status().message())));
   }
   return *p;
 }
 
+// ValueError for a path Python's open() refuses too: one with a NUL byte.
+void CheckPath(const std::string& path) {
+  if (path.find('\0') != std::string::npos) {
+    Raise(absl::InvalidArgumentError(absl::StrCat(
+        "path '", Printable(path), "' has a NUL byte: expected a file name")));
+  }
+}
+
+// What stops a search or a solve at Ctrl-C: a signal whose Python handler
+// raises (KeyboardInterrupt) is kept here and raised once the work stops.
+// Its check takes the GIL: call it with the GIL released.
+class Interrupt {
+ public:
+  // True once a handler has raised.
+  bool Check() {
+    py::gil_scoped_acquire acquire;
+    if (raised_.has_value()) return true;
+    if (PyErr_CheckSignals() == 0) return false;
+    raised_.emplace();
+    return true;
+  }
+  // Keeps the exception `e` (the first one) to raise later.
+  void Keep(const py::error_already_set& e) {
+    if (!raised_.has_value()) raised_.emplace(e);
+  }
+  // Raises what was kept, if anything (with the GIL held).
+  void RaiseKept() {
+    if (raised_.has_value()) throw *raised_;
+  }
+
+ private:
+  std::optional<py::error_already_set> raised_;
+};
+
+// The answer to `position` from `s`, a search within `max_nodes` positions
+// and `max_seconds` (0: no limit), stopped by Ctrl-C. Called with the GIL
+// held; released while a search runs.
+Result Answer(const AnswerSource& s, const std::string& position,
+              uint64_t max_nodes, double max_seconds) {
+  const Position p = Parse(s, position);
+  const absl::Duration max_time =
+      OrRaise(TimeLimit(max_seconds, "max_seconds"));
+  if (!s.NeedsSearch(p)) {
+    return ResultOf(s.game(), OrRaise(AnalyzeUnchanged(s.oracle(), p)));
+  }
+  Interrupt interrupt;
+  absl::StatusOr<Analysis> a;
+  {
+    py::gil_scoped_release release;
+    AnswerLimits limits;
+    limits.max_nodes = max_nodes;
+    limits.max_time = max_time;
+    limits.poll = [&interrupt] { return interrupt.Check(); };
+    const AnswerSource::Lease lease = s.Take();
+    a = AnalyzeUnchanged(lease.oracle(std::move(limits)), p);
+  }
+  interrupt.RaiseKept();
+  return ResultOf(s.game(), OrRaise(std::move(a)));
+}
+
 // What the module calls a table: a game's source of answers (a table, or
-// the search after a book). Closed by close() or a `with` block.
+// the search after a book). Closed by close() or a `with` block; a call
+// running in another thread meanwhile holds the source until it returns.
+// source_ is read and written with the GIL held.
 class Source {
  public:
-  explicit Source(std::unique_ptr<AnswerSource> source)
+  explicit Source(std::shared_ptr<const AnswerSource> source)
       : source_(std::move(source)) {}
 
-  const AnswerSource& get() const {
+  // The source, held for one call (with the GIL held).
+  std::shared_ptr<const AnswerSource> Hold() const {
     if (source_ == nullptr) {
       Raise(absl::FailedPreconditionError("the table is closed"));
     }
-    return *source_;
+    return source_;
   }
 
   Result Probe(const std::string& position) const {
-    const AnswerSource& s = get();
-    const Position p = Parse(s, position);
-    if (!s.NeedsSearch(p)) {
-      return ResultOf(s.game(), OrRaise(AnalyzeUnchanged(s.oracle(), p)));
-    }
-    return Analyse(position, 0, 0);
+    return Answer(*Hold(), position, 0, 0);
   }
 
   std::vector<Result> ProbeMany(const std::vector<std::string>& positions) {
-    const AnswerSource& s = get();
+    const std::shared_ptr<const AnswerSource> held = Hold();
+    const AnswerSource& s = *held;
     std::vector<Result> results(positions.size());
     absl::Status failed;
+    Interrupt interrupt;
     {
       py::gil_scoped_release release;
+      AnswerLimits limits;
+      limits.poll = [&interrupt] { return interrupt.Check(); };
       const AnswerSource::Lease lease = s.Take();
-      const Oracle oracle = lease.oracle();
+      const Oracle oracle = lease.oracle(std::move(limits));
       for (size_t i = 0; i < positions.size() && failed.ok(); ++i) {
         absl::StatusOr<Position> p = s.game().Parse(positions[i]);
         if (!p.ok()) {
-          failed = absl::InvalidArgumentError(absl::StrCat(
-              "position ", i, " '", positions[i], "': ", p.status().message()));
+          failed = absl::InvalidArgumentError(
+              absl::StrCat("position ", i, " '", Printable(positions[i]),
+                           "': ", p.status().message()));
           break;
         }
         absl::StatusOr<Analysis> a = oracle.Analyze(*p);
@@ -191,12 +272,18 @@ class Source {
           failed = absl::Status(
               a.status().code(),
               absl::StrCat("position ", i, ": ", a.status().message()));
+          // Keeps the mark of a search stopped by its limits.
+          a.status().ForEachPayload(
+              [&failed](absl::string_view url, const absl::Cord& payload) {
+                failed.SetPayload(url, payload);
+              });
           break;
         }
         results[i] = ResultOf(s.game(), *a);
       }
       if (failed.ok()) failed = s.oracle().CheckUnchanged();
     }
+    interrupt.RaiseKept();
     if (!failed.ok()) Raise(failed);
     return results;
   }
@@ -205,35 +292,7 @@ class Source {
   // `max_seconds` (0: no limit); SearchStopped past either.
   Result Analyse(const std::string& position, uint64_t max_nodes,
                  double max_seconds) const {
-    const AnswerSource& s = get();
-    const Position p = Parse(s, position);
-    if (max_seconds < 0) Raise(absl::InvalidArgumentError("max_seconds < 0"));
-    absl::StatusOr<Analysis> a;
-    {
-      py::gil_scoped_release release;
-      std::atomic<bool> stop{false}, finished{false};
-      std::thread timer;
-      if (max_seconds > 0) {
-        timer = std::thread([&] {
-          const auto end = std::chrono::steady_clock::now() +
-                           std::chrono::duration<double>(max_seconds);
-          while (!finished.load() && std::chrono::steady_clock::now() < end) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
-          }
-          stop.store(!finished.load());
-        });
-      }
-      const AnswerSource::Lease lease = s.Take();
-      a = AnalyzeUnchanged(lease.oracle(&stop, max_nodes), p);
-      finished.store(true);
-      if (timer.joinable()) timer.join();
-      if (absl::IsCancelled(a.status())) {
-        a = absl::DeadlineExceededError(
-            absl::StrCat("the search of ", position, " took more than ",
-                         max_seconds, " s, this answer's limit"));
-      }
-    }
-    return ResultOf(s.game(), OrRaise(std::move(a)));
+    return Answer(*Hold(), position, max_nodes, max_seconds);
   }
 
   void Close() { source_.reset(); }
@@ -252,69 +311,142 @@ class Source {
   }
 
  private:
-  std::unique_ptr<AnswerSource> source_;
+  std::shared_ptr<const AnswerSource> source_;
 };
+
+// Opens a source with the GIL released; the Python exception when it fails.
+std::shared_ptr<const AnswerSource> OpenSource(std::optional<GameSpec> spec,
+                                               const SourceOptions& options) {
+  absl::StatusOr<std::unique_ptr<AnswerSource>> opened;
+  {
+    py::gil_scoped_release release;
+    opened = AnswerSource::Open(spec, options);
+  }
+  return OrRaise(std::move(opened));
+}
+
+// A game's own source (Game.analyse): opened once, by whichever thread
+// calls first, while the others wait for it; kept from then on.
+class OwnSource {
+ public:
+  // Called with the GIL held (released while it waits or opens).
+  std::shared_ptr<const AnswerSource> Get(const GameSpec& spec) {
+    absl::Status failed;
+    std::shared_ptr<const AnswerSource> got;
+    {
+      py::gil_scoped_release release;
+      absl::MutexLock lock(&mu_);
+      if (source_ == nullptr) {
+        absl::StatusOr<std::unique_ptr<AnswerSource>> opened =
+            AnswerSource::Open(spec, SourceOptions());
+        if (opened.ok()) {
+          source_ = *std::move(opened);
+        } else {
+          failed = opened.status();
+        }
+      }
+      got = source_;
+    }
+    if (!failed.ok()) Raise(failed);
+    return got;
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::shared_ptr<const AnswerSource> source_ ABSL_GUARDED_BY(mu_);
+};
+
+// Runs `solve` on a thread of its own while this one (with the GIL
+// released) looks for Ctrl-C every 20 ms, setting `cancel` at one.
+absl::Status SolveInterruptibly(const std::function<absl::Status()>& solve,
+                                std::atomic<bool>& cancel,
+                                Interrupt& interrupt) {
+  absl::Status status;
+  absl::Notification done;
+  py::gil_scoped_release release;
+  std::thread worker([&] {
+    try {
+      status = solve();
+    } catch (const std::exception& e) {
+      status = absl::InternalError(e.what());
+    }
+    done.Notify();
+  });
+  while (!done.WaitForNotificationWithTimeout(absl::Milliseconds(20))) {
+    if (interrupt.Check()) cancel.store(true);
+  }
+  worker.join();
+  return status;
+}
 
 // A game: its parameters, its built-in table or search, and its solve.
 struct PyGame {
   GameSpec spec;
-  // What analyse() answers from: the game's own source, opened at its
-  // first call and kept (a search keeps what it learnt).
-  std::shared_ptr<Source> own;
+  // What analyse() answers from (shared by copies of the game).
+  std::shared_ptr<OwnSource> own = std::make_shared<OwnSource>();
 
   Result Analyse(const std::string& position, uint64_t max_nodes,
                  double max_seconds) {
-    if (own == nullptr)
-      own =
-          std::make_shared<Source>(Open("", SourceOptions().search_memory, 1));
-    return own->Analyse(position, max_nodes, max_seconds);
+    return Answer(*own->Get(spec), position, max_nodes, max_seconds);
   }
 
   Source Open(const std::string& path, uint64_t search_memory,
               int search_threads) const {
+    CheckPath(path);
     SourceOptions options;
     options.table = path;
     options.search_memory = search_memory;
     options.search_threads = search_threads;
-    std::unique_ptr<AnswerSource> source;
-    {
-      py::gil_scoped_release release;
-      absl::StatusOr<std::unique_ptr<AnswerSource>> opened =
-          AnswerSource::Open(spec, options);
-      if (!opened.ok()) {
-        py::gil_scoped_acquire acquire;
-        Raise(opened.status());
-      }
-      source = *std::move(opened);
-    }
-    return Source(std::move(source));
+    return Source(OpenSource(spec, options));
   }
 
   void Solve(const std::string& path, py::object progress, int threads) const {
+    CheckPath(path);
     if (path.empty()) {
       Raise(absl::InvalidArgumentError("path is empty: expected a file name"));
     }
+    if (threads < 0 || threads > 256) {
+      Raise(absl::InvalidArgumentError(absl::StrCat(
+          "threads ", threads, ": expected 0 (one per core) to 256")));
+    }
+    const Game game = *Game::Create(spec);
     SolveOptions options;
     options.threads = threads > 0
                           ? threads
                           : std::max(1u, std::thread::hardware_concurrency());
     options.max_bytes = DefaultMemoryLimit();
+    std::atomic<bool> cancel{false};
+    options.cancel = &cancel;
+    Interrupt interrupt;
     if (!progress.is_none()) {
-      options.on_progress = [progress](const char* phase, int layer,
-                                       uint64_t done, uint64_t total) {
+      // A callback that raises stops the solve; its exception is raised.
+      options.on_progress = [&progress, &interrupt, &cancel](
+                                const char* phase, int layer, uint64_t done,
+                                uint64_t total) {
         py::gil_scoped_acquire acquire;
+        if (cancel.load()) return;
         try {
           progress(std::string(phase), layer, done, total);
-        } catch (py::error_already_set& e) {
-          e.discard_as_unraisable("mnk solve progress");
+        } catch (const py::error_already_set& e) {
+          interrupt.Keep(e);
+          cancel.store(true);
         }
       };
     }
-    absl::Status status;
-    {
-      py::gil_scoped_release release;
-      status = SolveToTable(*Game::Create(spec), options, path);
-    }
+    const absl::Status status = SolveInterruptibly(
+        [&]() -> absl::Status {
+          try {
+            return SolveToTable(game, options, path);
+          } catch (const std::bad_alloc&) {
+            return absl::ResourceExhaustedError(absl::StrFormat(
+                "solving %s ran out of memory: it needs about %.2f GiB on %d "
+                "threads, and that much could not be had",
+                spec.Name(), SolveBytes(game, options) / 1073741824.0,
+                options.threads));
+          }
+        },
+        cancel, interrupt);
+    interrupt.RaiseKept();
     if (!status.ok()) Raise(status);
   }
 
@@ -329,16 +461,17 @@ struct PyGame {
 PyGame MakeGame(int width, int height, int k, bool gravity, bool misere) {
   const GameSpec spec{width, height, k, gravity, misere};
   if (absl::StatusOr<Game> g = Game::Create(spec); !g.ok()) Raise(g.status());
-  return PyGame{spec, nullptr};
+  return PyGame{spec};
 }
 
 Source OpenTable(const std::string& path) {
-  SourceOptions options;
-  options.table = path;
+  CheckPath(path);
   if (path.empty()) {
     Raise(absl::InvalidArgumentError("path is empty: expected a table file"));
   }
-  return Source(OrRaise(AnswerSource::Open(std::nullopt, options)));
+  SourceOptions options;
+  options.table = path;
+  return Source(OpenSource(std::nullopt, options));
 }
 
 // The module's exception classes.
@@ -378,6 +511,7 @@ void AddResults(py::module_& m) {
                     "'win', 'draw' or 'loss' for the side that moves")
       .def_readonly("remoteness", &Move::remoteness,
                     "plies to the end from the position; None if unknown")
+      .def(py::self == py::self)
       .def("__repr__", &Move::Repr);
 
   py::class_<Result>(m, "Result", "A position's answer.")
@@ -391,6 +525,7 @@ void AddResults(py::module_& m) {
       .def_readonly("best_move", &Result::best_move,
                     "the perfect player's cell; None once the game is over")
       .def_readonly("moves", &Result::moves, "every legal move, by cell")
+      .def(py::self == py::self)
       .def("__repr__", &Result::Repr);
 }
 
