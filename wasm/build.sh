@@ -35,5 +35,5 @@ export flags_line="${flags[*]}"
 printf '%s\n' "$@" | grep -E '\.(cc|c)$' |
   xargs -P "$(( $(nproc) * 2 ))" -I{} bash -c 'flags=($flags_line); compile "$@"' _ {}
 em++ -O2 --bind -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 -sEXPORT_ES6=1 \
-  -sENVIRONMENT=web,worker -sEXPORT_NAME=MnkCore -sEXPORTED_RUNTIME_METHODS=FS \
+  -sENVIRONMENT=web,worker -sEXPORT_NAME=MnkCore -sEXPORTED_RUNTIME_METHODS=FS,HEAP8 \
   -o "$out" "$work"/*.o

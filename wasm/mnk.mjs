@@ -17,7 +17,45 @@
 //
 // Without a browser's fetch (node), pass the module's bytes:
 //   await load({wasmBinary: fs.readFileSync('mnk_core.wasm')});
+//
+// Arguments are checked before they reach the module: a board size a whole
+// number, gravity and misere booleans, searchMemory a whole number of bytes
+// from 1 and maxNodes one from 0 (0: no limit), each at most 2^53 - 1
+// (Number.MAX_SAFE_INTEGER); a table's bytes a Uint8Array, another typed
+// array or DataView, or an ArrayBuffer. Anything else throws a TypeError or
+// RangeError with `code` 'INVALID_ARGUMENT' naming the argument.
 import MnkCore from './mnk_core.mjs';
+
+// An Error of the module's kinds: `kind` (TypeError, RangeError, Error)
+// with `code` as the C library and Python name it.
+function failure(kind, message, code = 'INVALID_ARGUMENT') {
+  return Object.assign(new kind(message), {code});
+}
+
+// `value` when it is a whole number from `min` to `max`, else a throw
+// naming `name`.
+function whole(name, value, min, max = Number.MAX_SAFE_INTEGER) {
+  if (typeof value !== 'number') {
+    throw failure(TypeError, `${name} ${String(value).slice(0, 200)}: ` +
+                  `expected a whole number from ${min} to ${max}`);
+  }
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw failure(RangeError, `${name} ${value}: expected a whole number ` +
+                  `from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function flag(name, value) {
+  if (typeof value !== 'boolean') {
+    throw failure(TypeError, `${name} ${String(value).slice(0, 200)}: ` +
+                  'expected true or false');
+  }
+  return value;
+}
+
+// Deletes the module's side of a Game a program dropped without close().
+const dropped = new FinalizationRegistry((game) => game.delete());
 
 // Loads the module; `options` go to emscripten (wasmBinary, locateFile).
 export async function load(options = {}) {
@@ -41,22 +79,35 @@ class Mnk {
   // too big for one, the exact search after the built-in opening book
   // (searchMemory bytes for its transposition table). Throws an Error
   // saying why for a game it cannot answer.
-  openGame({width, height, k, gravity = false, misere = false},
+  openGame({width, height, k, gravity = false, misere = false} = {},
            {searchMemory = 16 * 2 ** 20} = {}) {
-    return this.open_(width, height, k, gravity, misere, '', searchMemory);
+    const size = 2 ** 31 - 1;  // what the module's int holds
+    return this.open_(whole('width', width, 1, size),
+                      whole('height', height, 1, size), whole('k', k, 1, size),
+                      flag('gravity', gravity), flag('misere', misere), '',
+                      whole('searchMemory', searchMemory, 1));
   }
 
-  // A table file's bytes (a Uint8Array or ArrayBuffer, as fetched): its
-  // game's answers. Throws an Error for bytes that are not a whole, intact
-  // table.
+  // A table file's bytes (a Uint8Array, another typed array or DataView,
+  // or an ArrayBuffer, as fetched): its game's answers, read into the
+  // module's memory (the bytes given are not kept). Throws an Error for
+  // bytes that are not a whole, intact table.
   openTable(bytes) {
+    const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes)
+        : ArrayBuffer.isView(bytes)
+        ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+        : null;
+    if (view === null) {
+      throw failure(TypeError, `openTable: ${Object.prototype.toString.call(
+          bytes)} is not a table's bytes: expected a Uint8Array or an ` +
+          'ArrayBuffer');
+    }
     const path = `/table-${++this.tables}.mnk`;
-    this.core.FS.writeFile(path, new Uint8Array(bytes));
+    this.core.FS.writeFile(path, view);
     try {
       return this.open_(0, 0, 0, false, false, path, 0);
-    } catch (error) {
-      this.core.FS.unlink(path);
-      throw error;
+    } finally {
+      this.core.FS.unlink(path);  // the module read it whole
     }
   }
 
@@ -76,6 +127,7 @@ class Game {
   constructor(game) {
     this.game = game;
     this.title = game.title();
+    dropped.register(this, game, this);
   }
 
   // The position (rows from the top, X, O or . a cell, / between rows):
@@ -84,17 +136,42 @@ class Game {
   // column). A search visits at most `maxNodes` positions (0: no limit)
   // and calls onProgress(movesDone, moves) as it goes. Throws an Error
   // saying what is wrong, its `code` "INVALID_ARGUMENT" for a bad position,
-  // "RESOURCE_EXHAUSTED" for a search over its budget.
+  // "RESOURCE_EXHAUSTED" for a search over its budget, "FAILED_PRECONDITION"
+  // once the game is closed. An onProgress that throws ends the search:
+  // analyse throws what it threw, and the game stays usable.
   analyse(position, {maxNodes = 0, onProgress} = {}) {
-    const answer = JSON.parse(this.game.answer(position, maxNodes, onProgress));
-    if ('error' in answer) {
-      throw Object.assign(new Error(answer.error), {code: answer.code});
+    if (this.game === null) {
+      throw failure(Error, 'the game is closed', 'FAILED_PRECONDITION');
     }
+    if (typeof position !== 'string') {
+      throw failure(TypeError, `position ${String(position).slice(0, 200)}: ` +
+                    'expected a string');
+    }
+    whole('maxNodes', maxNodes, 0);
+    if (onProgress !== undefined && typeof onProgress !== 'function') {
+      throw failure(TypeError, 'onProgress: expected a function');
+    }
+    let thrown = null;
+    const report = onProgress && ((done, total) => {
+      try {
+        onProgress(done, total);
+        return true;
+      } catch (error) {
+        thrown = error;
+        return false;  // stops the search
+      }
+    });
+    const answer = JSON.parse(this.game.answer(position, maxNodes, report));
+    if (thrown !== null) throw thrown;
+    if ('error' in answer) throw failure(Error, answer.error, answer.code);
     return answer;
   }
 
-  // Lets go of the game's memory (its table, its search).
+  // Lets go of the game's memory (its table, its search); again: nothing.
   close() {
+    if (this.game === null) return;
+    dropped.unregister(this);
     this.game.delete();
+    this.game = null;
   }
 }

@@ -52,7 +52,8 @@ export class Player {
   // The answer to `position` of the game `game` (an id of games()). Rejects
   // with an Error (its `code` as mnk.mjs gives it) for a bad position or a
   // search over `maxNodes` positions; with an AbortError once `signal`
-  // aborts, a TimeoutError after `timeLimit` ms (0: none).
+  // aborts, a TimeoutError after `timeLimit` ms (0, Infinity or more than
+  // 2^31 - 1: none; a negative number or NaN: a RangeError).
   analyse(game, position,
           {signal, timeLimit = 0, maxNodes = 0, onProgress} = {}) {
     return this.request({op: 'analyse', game, position, maxNodes,
@@ -80,6 +81,13 @@ export class Player {
         reject(abortError('cancelled'));
         return;
       }
+      if (typeof timeLimit !== 'number' || !(timeLimit >= 0)) {
+        reject(Object.assign(new RangeError(
+            `timeLimit ${String(timeLimit).slice(0, 200)}: expected a ` +
+            'number of ms, 0 or more (0: no limit)'),
+                             {code: 'INVALID_ARGUMENT'}));
+        return;
+      }
       let timer;
       const done = (settle) => (value) => {
         clearTimeout(timer);
@@ -89,7 +97,9 @@ export class Player {
       };
       const cancel = () => this.cancel(id, abortError('cancelled'));
       signal?.addEventListener('abort', cancel);
-      if (timeLimit > 0) {
+      // setTimeout holds 2^31 - 1 ms at most: longer (Infinity too) is
+      // no limit.
+      if (timeLimit > 0 && timeLimit <= 2 ** 31 - 1) {
         timer = setTimeout(() => this.cancel(id, new DOMException(
             `no answer within ${timeLimit} ms`, 'TimeoutError')), timeLimit);
       }

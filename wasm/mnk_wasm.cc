@@ -12,6 +12,7 @@
 // come back as strings, as no exception crosses into JavaScript.
 #include <emscripten/bind.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -61,20 +62,28 @@ class WasmGame {
   // analysis, or {"input": ..., "error": ...}, with "code" (absl's name of
   // the error: "INVALID_ARGUMENT" for a bad position, "RESOURCE_EXHAUSTED"
   // for a search that would visit more than `max_nodes` positions, when
-  // max_nodes is not 0). `progress`, a function or undefined, is called
-  // with (moves done, moves) as a search goes through the moves.
+  // max_nodes is not 0; "CANCELLED" once `progress` returned false).
+  // `progress`, a function or undefined, is called with (moves done,
+  // moves) as a search goes through the moves; it returns true to go on.
+  // mnk.mjs checks max_nodes (a whole number from 0 to 2^53 - 1).
   std::string answer(const std::string& position, double max_nodes,
                      emscripten::val progress) const {
     if (!source_) return "";
-    AnswerSource::Lease lease = source_->Take();
+    std::atomic<bool> stop{false};
     Progress report;
     if (progress.typeOf().as<std::string>() == "function") {
-      report = [&progress](int done, int total) { progress(done, total); };
+      report = [&progress, &stop](int done, int total) {
+        if (!progress(done, total).as<bool>()) stop.store(true);
+      };
     }
+    AnswerLimits limits;
+    limits.max_nodes = static_cast<uint64_t>(max_nodes);
+    limits.cancel = &stop;
+    AnswerSource::Lease lease = source_->Take();
     std::string line;
-    const absl::Status status = AppendAnswerLine(
-        lease.oracle(/*cancel=*/nullptr, static_cast<uint64_t>(max_nodes)),
-        position, /*json=*/true, /*too_long=*/false, &line, report);
+    const absl::Status status =
+        AppendAnswerLine(lease.oracle(std::move(limits)), position,
+                         /*json=*/true, /*too_long=*/false, &line, report);
     nlohmann::ordered_json answer = nlohmann::ordered_json::parse(line);
     if (!answer.contains("error")) return line;
     answer["code"] = absl::StatusCodeToString(

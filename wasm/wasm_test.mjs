@@ -66,7 +66,68 @@ assert.deepEqual(progress, [1, 2, 3, 4, 5, 6, 7].map((done) => [done, 7]));
 assert.equal(JSON.stringify(searched),
              lines('c7x6.native').at(-1), 'the search as play\'s');
 compare('c7x6', c7x6);
+
+// An onProgress that throws ends that search with its error; the game's
+// search is given back, so the next answers come (a book position, and the
+// same search again).
+assert.throws(() => c7x6.analyse(offBook, {onProgress: () => {
+  throw new Error('enough');
+}}), /^Error: enough$/);
+assert.equal(JSON.stringify(c7x6.analyse(lines('c7x6.txt')[0])),
+             lines('c7x6.native')[0]);
+assert.equal(JSON.stringify(c7x6.analyse(offBook)), lines('c7x6.native').at(-1));
+
+// Limits: a node budget is a whole number from 0 (none) to 2^53 - 1.
+for (const maxNodes of [-1, 0.5, NaN, 1e30, Infinity, 2 ** 63, 2 ** 64, '5',
+                        null]) {
+  assert.throws(() => c7x6.analyse(offBook, {maxNodes}),
+                {message: /^maxNodes .*: expected a whole number from 0 to/,
+                 code: 'INVALID_ARGUMENT'}, `maxNodes ${maxNodes}`);
+}
+assert.throws(() => c7x6.analyse(42), {code: 'INVALID_ARGUMENT'});
+assert.throws(() => c7x6.analyse(offBook, {onProgress: 'yes'}),
+              {code: 'INVALID_ARGUMENT'});
 c7x6.close();
+c7x6.close();  // again: nothing
+assert.throws(() => c7x6.analyse(offBook), {code: 'FAILED_PRECONDITION'});
+const connect4 = {width: 7, height: 6, k: 4, gravity: true};
+for (const searchMemory of [0, -1, 0.5, NaN, 1e30, Infinity]) {
+  assert.throws(() => mnk.openGame(connect4, {searchMemory}),
+                {message: /^searchMemory .*: expected a whole number from 1/,
+                 code: 'INVALID_ARGUMENT'}, `searchMemory ${searchMemory}`);
+}
+assert.throws(() => mnk.openGame(connect4, {searchMemory: 2 ** 40}),
+              /^Error: searchMemory is more than a search's table takes: /);
+for (const width of [2 ** 32 + 3, 3.7, -3, NaN, '3', undefined]) {
+  assert.throws(() => mnk.openGame({width, height: 3, k: 3}),
+                {message: /^width /, code: 'INVALID_ARGUMENT'},
+                `width ${width}`);
+}
+assert.throws(() => mnk.openGame({width: 3, height: 3, k: 3, gravity: 1}),
+              {message: /^gravity 1: expected true or false/});
+
+// A table's bytes: refused unless bytes; freed from the module's file
+// system at once, and its memory at close(): 2,000 tables opened and
+// closed leave the module's memory as it was after the first 100.
+for (const notBytes of [null, undefined, 'a string', 42, {}, [1, 2]]) {
+  assert.throws(() => mnk.openTable(notBytes),
+                {name: 'TypeError', code: 'INVALID_ARGUMENT'},
+                `openTable(${notBytes})`);
+}
+const tableFiles = () =>
+  mnk.core.FS.readdir('/').filter((f) => f.startsWith('table-'));
+let heapAfter100 = 0;
+for (let i = 1; i <= 2000; ++i) {
+  const t = mnk.openTable(i % 2 ? bytes : bytes.buffer.slice(
+      bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  t.close();
+  if (i === 100) heapAfter100 = mnk.core.HEAP8.buffer.byteLength;
+}
+assert.deepEqual(tableFiles(), []);
+assert.equal(mnk.core.HEAP8.buffer.byteLength, heapAfter100,
+             'the module\'s memory grew over 2,000 tables opened and closed');
+console.log(`2,000 tables opened and closed: ${tableFiles().length} files ` +
+            `left, memory ${heapAfter100 / 2 ** 20} MiB throughout`);
 
 assert.throws(() => mnk.openGame({width: 5, height: 5, k: 4}),
               /no built-in table/);
