@@ -1,43 +1,36 @@
 #include "player/answer_source.h"
 
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "data/builtin.h"
 #include "rules/game/printable.h"
-#include "solver/retrograde/solver.h"
 #include "table/record.h"
 
 namespace mnk {
 namespace {
 
-// kNotFound: no built-in table for `spec`, saying what would make one (or
-// why none can be made).
+// kNotFound: no built-in table for `spec`, saying how to make one (or why
+// none can be made). The solve's time and memory are for `solve
+// --estimate` to say: the player does not link the solver.
 absl::Status NoBuiltinTable(const GameSpec& spec) {
   const Game game = *Game::Create(spec);
   if (absl::Status s = CheckTableCanHold(game); !s.ok()) {
     return absl::NotFoundError(absl::StrCat(
         "no built-in table for ", spec.Name(), ", and ", s.message()));
   }
-  // Advice only for a solve this machine can do: the least memory a solve
-  // takes (compressed, a tier at a time).
-  SolveOptions least;
-  least.layout = TableLayout::Compressed();
-  least.work_dir = "DIR";
-  if (const uint64_t need = SolveBytes(game, least);
-      need > DefaultMemoryLimit()) {
-    return absl::NotFoundError(absl::StrFormat(
-        "no built-in table for %s, and solving it would take %.0f GiB of "
-        "memory even a tier at a time, more than this machine has",
-        spec.Name(), need / 1073741824.0));
-  }
-  return absl::NotFoundError(absl::StrCat(
-      "no built-in table for ", spec.Name(),
-      ": make one with `bazel run //solver:solve -- --width=", spec.width,
-      " --height=", spec.height, " --k=", spec.k,
-      spec.gravity ? " --gravity" : "", spec.misere ? " --misere" : "",
-      " --out=FILE` and pass --table=FILE"));
+  const std::string flags = absl::StrCat(
+      "--width=", spec.width, " --height=", spec.height, " --k=", spec.k,
+      spec.gravity ? " --gravity" : "", spec.misere ? " --misere" : "");
+  return absl::NotFoundError(
+      absl::StrCat("no built-in table for ", spec.Name(),
+                   ": `bazel run //solver:solve -- ", flags,
+                   " --estimate` says what solving it takes; `bazel run "
+                   "//solver:solve -- ",
+                   flags,
+                   " --out=FILE` makes one, and --table=FILE "
+                   "plays from it"));
 }
 
 // A table loaded from `path`, or the built-in `name` from its bytes;

@@ -12,8 +12,8 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "search/connect.h"
+#include "store/write.h"
 #include "table/table.h"
-#include "table/write.h"
 #include "tools/cpp/runfiles/runfiles.h"
 
 namespace mnk {

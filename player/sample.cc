@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/numeric/bits.h"
 #include "absl/strings/str_cat.h"
+#include "table/sha256.h"
 
 namespace mnk {
 namespace {
@@ -48,7 +49,7 @@ std::string Header(const Table& table, int count, uint64_t seed, size_t drawn) {
       "# ", table.game().spec().Name(), ": ", drawn,
       " random reachable positions, spread over the plies, with the "
       "table's answers\n# table SHA-256 ",
-      table.Sha256(), "\n# drawn by: sample --table=FILE --count=", count,
+      Sha256(table), "\n# drawn by: sample --table=FILE --count=", count,
       " --seed=", seed,
       "\n# a line: position (rows from the top, X O or . a cell), value for "
       "the side to move, remoteness (plies to the end), best move (a cell, "

@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "player/player.h"
 #include "rules/game/game.h"
+#include "table/sha256.h"
 #include "table/table.h"
 
 namespace mnk {
@@ -61,7 +62,7 @@ TEST(SampleTest, TheFileNamesItsTableAndHoldsItsAnswers) {
   EXPECT_EQ(lines[0],
             "# 3,3,3: 12 random reachable positions, spread over the plies, "
             "with the table's answers");
-  EXPECT_EQ(lines[1], "# table SHA-256 " + table.Sha256());
+  EXPECT_EQ(lines[1], "# table SHA-256 " + Sha256(table));
   EXPECT_EQ(lines[2], "# drawn by: sample --table=FILE --count=12 --seed=1");
   EXPECT_EQ(lines[4], ".../.../... draw 9 0");
   // Each line is the table's answer, as play gives it.

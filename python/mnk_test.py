@@ -109,7 +109,8 @@ def test_errors():
     with pytest.raises(ValueError, match="k"):
         mnk.Game(3, 3, 0)
     with pytest.raises(mnk.MissingTableError,
-                       match="no built-in table for 4,4,4: make one"):
+                       match="no built-in table for 4,4,4: `bazel run //solver:solve -- "
+                       "--width=4 --height=4 --k=4 --estimate`"):
         mnk.Game(4, 4, 4).table()
     with pytest.raises(mnk.MissingTableError):
         mnk.open_table("/nonexistent/t.mnk")

@@ -29,11 +29,11 @@
 #include "solver/retrograde/sparse.h"
 #include "solver/solve_estimate.h"
 #include "solver/solve_plan.h"
+#include "store/tier_flags.h"
+#include "store/work_dir.h"
+#include "store/write.h"
 #include "table/file_io.h"
 #include "table/layout.h"
-#include "table/tier_flags.h"
-#include "table/work_dir.h"
-#include "table/write.h"
 
 ABSL_FLAG(std::string, out, "", "write the table to this file");
 ABSL_FLAG(bool, json, false, "print the summary as one JSON object");

@@ -8,7 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "base/cli/cli.h"
 #include "rules/index/index.h"
-#include "table/write.h"
+#include "store/write.h"
 
 namespace mnk {
 namespace {

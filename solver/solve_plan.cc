@@ -9,8 +9,8 @@
 #include "absl/strings/str_format.h"
 #include "base/cli/cli.h"
 #include "rules/index/index.h"
-#include "table/layer_sink.h"
-#include "table/tier_store.h"
+#include "store/layer_sink.h"
+#include "store/tier_store.h"
 
 namespace mnk {
 namespace {

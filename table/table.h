@@ -1,6 +1,6 @@
 // Perfect-play table files: one file per game holding a record (value,
 // remoteness, best move) for every index of the game's PositionIndex.
-// Reading them: Table (here); writing them: table/write.h.
+// Reading them: Table (here); writing them: store/write.h.
 //
 //   absl::StatusOr<mnk::Table> t = mnk::Table::Load("3x3k3.mnk", spec);
 //   absl::StatusOr<mnk::Record> r = t->Probe(position);  // O(1)
@@ -163,10 +163,10 @@ class Table {
   // One fstat(); always OK for a table made from bytes in memory.
   absl::Status CheckUnchanged() const;
 
-  // The SHA-256 of every byte of the file, in hex as `sha256sum` prints it:
-  // what names this table's content (verify's work dir records it). Reads
-  // the whole file.
-  std::string Sha256() const;
+  // Every byte of the file, unchecked (table/sha256.h names them).
+  absl::string_view bytes() const {
+    return {reinterpret_cast<const char*>(t_->data()), t_->size};
+  }
 
   // Checks every byte: the whole file's checksum and every page's. Load
   // does this for small tables; bigger ones are checked page by page as

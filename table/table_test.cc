@@ -10,10 +10,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "store/write.h"
 #include "table/file_io.h"
 #include "table/header.h"
 #include "table/record.h"
-#include "table/write.h"
+#include "table/sha256.h"
 
 namespace mnk {
 namespace {
@@ -92,8 +93,8 @@ TEST_F(TableTest, RoundTrip) {
   char line[65] = {};
   ASSERT_EQ(fread(line, 1, 64, sum), 64u);
   pclose(sum);
-  EXPECT_EQ(table->Sha256(), line);
-  EXPECT_EQ(Table::FromBytes(bytes_)->Sha256(), line);
+  EXPECT_EQ(Sha256(*table), line);
+  EXPECT_EQ(Sha256(*Table::FromBytes(bytes_)), line);
   // No temporary file is left beside it.
   struct stat st;
   EXPECT_NE(stat((path + ".tmp-").c_str(), &st), 0);

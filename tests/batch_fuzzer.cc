@@ -8,8 +8,8 @@
 
 #include "player/player.h"
 #include "solver/retrograde/solver.h"
+#include "store/write.h"
 #include "table/table.h"
-#include "table/write.h"
 
 namespace {
 

@@ -21,8 +21,8 @@
 #include "rules/game/game.h"
 #include "search/connect.h"
 #include "solver/retrograde/solver.h"
+#include "store/write.h"
 #include "table/table.h"
-#include "table/write.h"
 #include "verify/verify.h"
 
 namespace mnk {

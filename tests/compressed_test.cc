@@ -13,8 +13,9 @@
 #include "gtest/gtest.h"
 #include "rules/game/game.h"
 #include "solver/retrograde/solver.h"
+#include "store/write.h"
+#include "table/sha256.h"
 #include "table/table.h"
-#include "table/write.h"
 #include "tests/small_boards.h"
 #include "verify/verify.h"
 
@@ -259,13 +260,13 @@ TEST(CompressedTest, ResumedVerifyRefusesAnotherTable) {
   ASSERT_TRUE(done.ok()) << done.status();
   EXPECT_EQ(done->errors, 0u);
   const Table swapped = *Table::FromBytes(other);
-  EXPECT_NE(swapped.Sha256(), first.Sha256());
+  EXPECT_NE(Sha256(swapped), Sha256(first));
   options.resume = true;
   absl::StatusOr<VerifyReport> resumed = VerifyInWorkDir(swapped, options);
   EXPECT_EQ(resumed.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_NE(resumed.status().message().find(absl::StrCat(
                 "holds a verify of another table: its content had SHA-256 ",
-                first.Sha256(), ", this table's is ", swapped.Sha256())),
+                Sha256(first), ", this table's is ", Sha256(swapped))),
             std::string::npos)
       << resumed.status();
   // The table it began with resumes, all found done.

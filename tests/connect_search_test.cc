@@ -17,9 +17,9 @@
 #include "rules/game/game.h"
 #include "search/connect.h"
 #include "solver/retrograde/solver.h"
+#include "store/write.h"
 #include "table/record.h"
 #include "table/table.h"
-#include "table/write.h"
 #include "tests/small_boards.h"
 
 namespace mnk {

@@ -18,9 +18,9 @@
 #include "gtest/gtest.h"
 #include "rules/game/game.h"
 #include "solver/retrograde/solver.h"
+#include "store/write.h"
 #include "table/page_checks.h"
 #include "table/table.h"
-#include "table/write.h"
 
 namespace mnk {
 namespace {

@@ -10,8 +10,8 @@
 #include "gtest/gtest.h"
 #include "rules/game/game.h"
 #include "solver/retrograde/solver.h"
+#include "store/write.h"
 #include "table/table.h"
-#include "table/write.h"
 #include "tests/family_checks.h"
 
 namespace mnk {

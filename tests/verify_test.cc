@@ -10,8 +10,8 @@
 #include "gtest/gtest.h"
 #include "solver/retrograde/solver.h"
 #include "solver/retrograde/sparse.h"
+#include "store/write.h"
 #include "table/table.h"
-#include "table/write.h"
 #include "tests/small_boards.h"
 #include "tests/test_tables.h"
 

@@ -65,7 +65,7 @@ struct TieredVerifyOptions {
 // its children (every position in play derived from the layer above, the
 // stored ones compared), the same report when the table is right. Errors:
 // kInvalidArgument for another kind of table or a bad option; the work dir's
-// (table/work_dir.h: kAlreadyExists for one in use without `resume`,
+// (store/work_dir.h: kAlreadyExists for one in use without `resume`,
 // kFailedPrecondition for another verify's, kResourceExhausted for a full
 // disk); kDataLoss when a scratch tier that cannot be made again is damaged.
 // Sections that do not decode are an error of the report, as in VerifyRecords.

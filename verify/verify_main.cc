@@ -29,8 +29,8 @@
 #include "base/cli/work_dir_flag.h"
 #include "base/parallel/parallel.h"
 #include "rules/game/printable.h"
+#include "store/tier_flags.h"
 #include "table/table.h"
-#include "table/tier_flags.h"
 #include "verify/verify.h"
 
 ABSL_FLAG(std::string, table, "", "the table file to check");

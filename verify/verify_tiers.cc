@@ -2,7 +2,7 @@
 // for boards whose layers do not fit in memory.
 //
 // A tier is `tier_indices` consecutive entries of one layer (the last one
-// of a layer shorter). The work dir holds, by name (table/work_dir.h):
+// of a layer shorter). The work dir holds, by name (store/work_dir.h):
 //
 //   R<L>-T<t>  reachable bits of tier t of layer L (bit j % 64 of word
 //              j / 64 for the tier's entry j), from the forward pass
@@ -45,9 +45,10 @@
 #include "base/parallel/parallel.h"
 #include "rules/game/printable.h"
 #include "rules/index/layer_walker.h"
+#include "store/tier_store.h"
+#include "store/work_dir.h"
 #include "table/file_io.h"
-#include "table/tier_store.h"
-#include "table/work_dir.h"
+#include "table/sha256.h"
 #include "verify/verify.h"
 #include "verify/verify_rules.h"
 
@@ -534,7 +535,7 @@ absl::StatusOr<VerifyReport> VerifyInWorkDir(
   // The table's content is named by its SHA-256: tiers checked of another
   // table's content (another build's, or one whose checksums were written
   // anew over damage) prove nothing of this one.
-  const std::string sha256 = table.Sha256();
+  const std::string sha256 = Sha256(table);
   if (absl::Status s = SameContent(options, sha256); !s.ok()) return s;
   const std::string manifest = absl::StrCat(
       "verify tiers 4\ngame ", table.game().spec().Name(), "\ntable bytes ",

@@ -33,14 +33,10 @@
 namespace mnk {
 namespace {
 
-// Where the project's flags are defined: its own packages' files.
+// Whether the project defines `flag` (and not Abseil, whose own flags,
+// --flagfile and the like, are defined in its absl/ sources).
 bool OwnFlag(const absl::CommandLineFlag& flag) {
-  const std::string file = flag.Filename();
-  for (const char* package : {"rules/", "base/", "table/", "search/", "solver/",
-                              "verify/", "player/", "tests/"}) {
-    if (absl::StrContains(file, package)) return true;
-  }
-  return false;
+  return !absl::StrContains(flag.Filename(), "absl/");
 }
 
 absl::flat_hash_set<std::string>& GivenFlags() {

@@ -54,8 +54,8 @@
 #include "base/parallel/cluster.h"
 #include "rules/game/game.h"
 #include "search/connect.h"
+#include "store/write.h"
 #include "table/readers.h"
-#include "table/write.h"
 
 namespace mnk {
 

@@ -16,8 +16,8 @@
 #include "rules/game/printable.h"
 #include "search/book/book.h"
 #include "search/connect.h"
+#include "store/write.h"
 #include "table/table.h"
-#include "table/write.h"
 
 ABSL_FLAG(int, plies, 6, "the book holds positions of up to this many stones");
 ABSL_FLAG(std::string, out, "", "the book's table file");

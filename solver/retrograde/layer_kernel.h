@@ -29,8 +29,8 @@
 #include "rules/index/index.h"
 #include "rules/index/layer_walker.h"
 #include "solver/retrograde/solver.h"
+#include "store/tier_store.h"
 #include "table/record.h"
-#include "table/tier_store.h"
 
 namespace mnk::retrograde_internal {
 
@@ -196,7 +196,7 @@ class LayerKernel {
 
   // Solves indices [begin, end) of layer `stones`: each position's byte into
   // bytes[i - base], and what the layout keeps besides into `keep` (one of
-  // table/layer_sink.h's Keepers).
+  // store/layer_sink.h's Keepers).
   template <typename Children, typename Keep>
   Counts SolveIndices(int stones, uint64_t begin, uint64_t end, Reached reach,
                       const Children& children, uint8_t* bytes, uint64_t base,

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "absl/numeric/bits.h"
-#include "table/layer_sink.h"
-#include "table/tier_store.h"
+#include "store/layer_sink.h"
+#include "store/tier_store.h"
 
 namespace mnk {
 namespace retrograde_internal {

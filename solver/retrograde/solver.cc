@@ -15,8 +15,8 @@
 #include "solver/retrograde/layer_kernel.h"
 #include "solver/retrograde/solve_bytes.h"
 #include "solver/retrograde/tiered_solver.h"
-#include "table/tier_store.h"
-#include "table/work_dir.h"
+#include "store/tier_store.h"
+#include "store/work_dir.h"
 
 namespace mnk {
 namespace {

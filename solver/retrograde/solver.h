@@ -45,10 +45,10 @@
 #include "base/parallel/cluster.h"
 #include "rules/game/game.h"
 #include "rules/index/index.h"
-#include "table/layer_sink.h"
+#include "store/layer_sink.h"
+#include "store/write.h"
 #include "table/layout.h"
 #include "table/record.h"
-#include "table/write.h"
 
 namespace mnk {
 
@@ -76,7 +76,7 @@ struct SolveOptions {
   TableLayout layout = TableLayout::Full();
   // Refuses games whose records would take more memory than this.
   uint64_t max_bytes = uint64_t{16} << 30;
-  // Keeps every solved tier in this directory (table/work_dir.h);
+  // Keeps every solved tier in this directory (store/work_dir.h);
   // empty: nothing is written.
   std::string work_dir = "";
   // Trusts the tiers found in work_dir (each checked first; a damaged one is
@@ -133,7 +133,7 @@ struct SolveStats {
 };
 
 // What a solve found: its statistics, and what its layout keeps in a sink
-// (table/layer_sink.h: only the process that keeps records, rank 0, holds
+// (store/layer_sink.h: only the process that keeps records, rank 0, holds
 // any), which writes the table.
 struct Solution {
   Solution(const Game& g, TableLayout layout)

@@ -7,10 +7,10 @@
 //   solver.MarkReachable();                       // gravity: forward pass
 //   for (int l = cells; l >= 0; --l) solver.SolveLayer(l);
 //
-// A solved tier ("L<layer>-T<tier>", table/tier_store.h), its payload:
+// A solved tier ("L<layer>-T<tier>", store/tier_store.h), its payload:
 //   72 bytes   its Counts (Counts::AppendTo)
 //   n bytes    the layer bytes of its n indices (layer_kernel.h)
-//   k n bytes  what the sink keeps of them (table/layer_sink.h)
+//   k n bytes  what the sink keeps of them (store/layer_sink.h)
 // "R<layer>-T<tier>" (gravity) holds a tier's reachable bits, "M<layer>"
 // says a layer's are all there; a sink that keeps its layers on disk
 // (compressed) has "S<layer>" for each even layer done, and the solver
@@ -27,8 +27,8 @@
 #include "absl/status/status.h"
 #include "base/parallel/cluster.h"
 #include "solver/retrograde/layer_kernel.h"
-#include "table/layer_sink.h"
-#include "table/tier_store.h"
+#include "store/layer_sink.h"
+#include "store/tier_store.h"
 
 namespace mnk::retrograde_internal {
 

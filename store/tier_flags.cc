@@ -1,11 +1,11 @@
-#include "table/tier_flags.h"
+#include "store/tier_flags.h"
 
 #include "absl/flags/flag.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/cli/cli.h"
 #include "rules/game/printable.h"
-#include "table/work_dir.h"
+#include "store/work_dir.h"
 
 ABSL_FLAG(bool, resume, false,
           "continue the run kept in --work-dir, with the same options");

@@ -1,4 +1,4 @@
-#include "table/tier_store.h"
+#include "store/tier_store.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -9,7 +9,7 @@
 #include "gtest/gtest.h"
 #include "rules/game/game.h"
 #include "rules/index/index.h"
-#include "table/work_dir.h"
+#include "store/work_dir.h"
 
 namespace mnk {
 namespace {

@@ -31,8 +31,8 @@
 //
 // Get() answers kNotFound for a missing file and kDataLoss for one that
 // fails a check: the caller solves that tier again.
-#ifndef MNK_SOLVER_TIERS_WORK_DIR_H_
-#define MNK_SOLVER_TIERS_WORK_DIR_H_
+#ifndef MNK_STORE_WORK_DIR_H_
+#define MNK_STORE_WORK_DIR_H_
 
 #include <atomic>
 #include <cstdint>
@@ -148,4 +148,4 @@ class WorkDir {
 
 }  // namespace mnk
 
-#endif  // MNK_SOLVER_TIERS_WORK_DIR_H_
+#endif  // MNK_STORE_WORK_DIR_H_

@@ -6,8 +6,8 @@
 //   absl::Status s = mnk::WriteTable("3x3k3.mnk", spec, records.view(), n);
 //   std::string bytes = mnk::SerializeTable(spec, records.view(), n);
 //   mnk::TableFileSize(index.size());  // 13,688 for tic-tac-toe
-#ifndef MNK_TABLE_WRITE_H_
-#define MNK_TABLE_WRITE_H_
+#ifndef MNK_STORE_WRITE_H_
+#define MNK_STORE_WRITE_H_
 
 #include <cstdint>
 #include <functional>
@@ -94,4 +94,4 @@ absl::Status WriteBookTable(const std::string& path, const GameSpec& spec,
 
 }  // namespace mnk
 
-#endif  // MNK_TABLE_WRITE_H_
+#endif  // MNK_STORE_WRITE_H_

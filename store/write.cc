@@ -1,4 +1,4 @@
-#include "table/write.h"
+#include "store/write.h"
 
 #include <algorithm>
 #include <cassert>

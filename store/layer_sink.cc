@@ -1,4 +1,4 @@
-#include "table/layer_sink.h"
+#include "store/layer_sink.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "table/tier_store.h"
+#include "store/tier_store.h"
 
 #include <algorithm>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "table/work_dir.h"
+#include "store/work_dir.h"
 
 #include <sys/resource.h>
 #include <sys/stat.h>

@@ -5,8 +5,8 @@
 //   if (!tiers.ok()) return mnk::Fail(mnk::kExitUsage, tiers.status());
 //   options.resume = tiers->resume;
 //   options.tier_indices = tiers->tier_indices;  // 1048576 by default
-#ifndef MNK_TABLE_TIER_FLAGS_H_
-#define MNK_TABLE_TIER_FLAGS_H_
+#ifndef MNK_STORE_TIER_FLAGS_H_
+#define MNK_STORE_TIER_FLAGS_H_
 
 #include <cstdint>
 #include <string>
@@ -31,4 +31,4 @@ absl::StatusOr<TierFlags> TierFlagsFromFlags(const std::string& work_dir);
 
 }  // namespace mnk
 
-#endif  // MNK_TABLE_TIER_FLAGS_H_
+#endif  // MNK_STORE_TIER_FLAGS_H_

@@ -27,8 +27,8 @@
 // A compressed sink with a work dir keeps each layer's sections there
 // ("S<layer>": each section an 8-byte little-endian size and its bytes),
 // not in memory, and the table is written from there a layer at a time.
-#ifndef MNK_TABLE_LAYER_SINK_H_
-#define MNK_TABLE_LAYER_SINK_H_
+#ifndef MNK_STORE_LAYER_SINK_H_
+#define MNK_STORE_LAYER_SINK_H_
 
 #include <cstdint>
 #include <memory>
@@ -39,11 +39,11 @@
 #include "absl/status/status.h"
 #include "rules/game/game.h"
 #include "rules/index/index.h"
+#include "store/tier_store.h"
+#include "store/write.h"
 #include "table/compressed.h"
 #include "table/layout.h"
 #include "table/record.h"
-#include "table/tier_store.h"
-#include "table/write.h"
 
 namespace mnk {
 
@@ -149,4 +149,4 @@ class LayerSink {
 
 }  // namespace mnk
 
-#endif  // MNK_TABLE_LAYER_SINK_H_
+#endif  // MNK_STORE_LAYER_SINK_H_

@@ -20,8 +20,8 @@
 //
 // Reachable bits ("R<layer>-T<tier>", written by PutReach): bit j % 64 of
 // little-endian word j / 64 for the tier's entry j, (count + 63) / 64 words.
-#ifndef MNK_TABLE_TIER_STORE_H_
-#define MNK_TABLE_TIER_STORE_H_
+#ifndef MNK_STORE_TIER_STORE_H_
+#define MNK_STORE_TIER_STORE_H_
 
 #include <cstdint>
 #include <functional>
@@ -33,7 +33,7 @@
 #include "absl/status/statusor.h"
 #include "rules/game/game.h"
 #include "rules/index/index.h"
-#include "table/work_dir.h"
+#include "store/work_dir.h"
 
 namespace mnk {
 
@@ -174,4 +174,4 @@ class TierCache {
 
 }  // namespace mnk
 
-#endif  // MNK_TABLE_TIER_STORE_H_
+#endif  // MNK_STORE_TIER_STORE_H_
