@@ -70,18 +70,14 @@ MoveAnalysis ConnectSearch::Analyze(
     return a;
   }
   const std::vector<int> cells = game_.LegalMoves(p);
-  int best_score = 0;
+  mnk::BestMove best;
   for (int cell : cells) {
     const SearchResult child = Solve(Game::Play(p, cell));
     if (main_.stopped) return a;  // unfinished (AnalyzeWithin)
-    const MoveResult move{cell, Negate(child.value), child.remoteness + 1};
-    a.moves.push_back(move);
-    const int score = PolicyScore(move.value, move.remoteness);
-    if (a.best_move < 0 || score > best_score) {
-      a.best_move = cell;
-      a.result = {move.value, move.remoteness};
-      best_score = score;
-    }
+    a.moves.push_back({cell, Negate(child.value), child.remoteness + 1});
+    best.Add(cell, child.value, child.remoteness);
+    a.best_move = best.cell();
+    a.result = {best.value(), best.remoteness()};
     if (progress)
       progress(static_cast<int>(a.moves.size()),
                static_cast<int>(cells.size()));

@@ -131,8 +131,7 @@ absl::StatusOr<Record> BookReader::Probe(const Position& p) const {
     return absl::NotFoundError(
         absl::StrCat("the book does not hold ", game.Format(p)));
   }
-  Record r{entry->value, entry->remoteness, kNoMove};
-  int best_score = 0;
+  BestMove best;
   for (Mask s = game.LegalMask(p); s != 0; s &= s - 1) {
     const int cell = absl::countr_zero(s);
     const Position child = Game::Play(p, cell);
@@ -146,13 +145,9 @@ absl::StatusOr<Record> BookReader::Probe(const Position& p) const {
       return absl::NotFoundError(absl::StrCat("the book holds ", game.Format(p),
                                               " but not its move ", cell));
     }
-    const int score = PolicyScore(Negate(c->value), c->remoteness + 1);
-    if (r.best_move == kNoMove || score > best_score) {
-      r.best_move = cell;
-      best_score = score;
-    }
+    best.Add(cell, c->value, c->remoteness);
   }
-  return r;
+  return Record{entry->value, entry->remoteness, best.cell()};
 }
 
 Value BookReader::ValueOf(const Position& p) const {

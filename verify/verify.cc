@@ -86,8 +86,7 @@ Expected Derive(const Table& table, const Position& p,
     return {{best, kUnknownRemoteness, kNoMove}, ""};
   }
   const RecordView view = table.view();
-  int best = -(1 << 20);
-  Record expected;
+  BestMove best;
   for (Mask s = game.LegalMask(p); s != 0; s &= s - 1) {
     const int cell = absl::countr_zero(s);
     const Record child = view.Get(child_index(cell));
@@ -95,14 +94,9 @@ Expected Derive(const Table& table, const Position& p,
       return {{},
               absl::StrCat("its child after ", cell, " is marked unreachable")};
     }
-    const Value v = Negate(child.value);
-    const int score = PolicyScore(v, child.remoteness + 1);
-    if (score > best) {
-      best = score;
-      expected = {v, child.remoteness + 1, cell};
-    }
+    best.Add(cell, child.value, child.remoteness);
   }
-  return {expected, ""};
+  return {Record{best.value(), best.remoteness(), best.cell()}, ""};
 }
 
 // Errors found by one thread in a chunk, merged into the report under a
@@ -411,20 +405,15 @@ std::string BookProblem(const Table& table, const BookReader& book, uint64_t i,
   }
   if (!derived.ok()) return "";  // a leaf: its moves are not in the book
   ++report.checked;
-  int best_score = 0;
-  Record best;
+  BestMove moves;
   for (int cell : game.LegalMoves(p)) {
     const Position child = Game::Play(p, cell);
     const std::optional<Value> end = game.Primitive(child);
     const std::optional<BookEntry> c =
         end ? BookEntry{*end, 0} : book.Find(child);
-    const Value v = Negate(c->value);
-    const int score = PolicyScore(v, c->remoteness + 1);
-    if (best.best_move == kNoMove || score > best_score) {
-      best = {v, c->remoteness + 1, cell};
-      best_score = score;
-    }
+    moves.Add(cell, c->value, c->remoteness);
   }
+  const Record best{moves.value(), moves.remoteness(), moves.cell()};
   if (best.value != value || best.remoteness != remoteness) {
     return absl::StrCat("stored ", ValueName(value), " in ", remoteness,
                         ", its moves give ", Describe(best));

@@ -1,12 +1,16 @@
 // The best-move policy: which of a position's moves the perfect player
-// plays. A rule of play, not of a file format: the solver, the table's
-// probes, verify and the naive yardstick all take it from here.
+// plays, and the back-up step that gives a position its outcome from its
+// children's. A rule of play, not of a file format: the solver, the
+// table's probes, the book, the search's root and the naive yardstick all
+// take it from here.
 //
-//   int best = -1, best_score = INT_MIN;
+//   mnk::BestMove best;
 //   for (each legal cell, ascending) {
-//     const int score = mnk::PolicyScore(value_for_mover, plies_to_end);
-//     if (score > best_score) { best_score = score; best = cell; }
-//   }  // ties keep the lowest cell
+//     best.Add(cell, child.value, child.remoteness);  // the child's mover's
+//   }
+//   best.value(), best.remoteness()  // the position's, for its mover
+//   best.cell()                      // the policy's move: ties keep the
+//                                    // lowest cell
 #ifndef MNK_RULES_GAME_POLICY_H_
 #define MNK_RULES_GAME_POLICY_H_
 
@@ -28,6 +32,39 @@ inline int PolicyScore(Value v, int remoteness) {
       return 0;
   }
 }
+
+// The back-up step of minimax: a position's outcome from its moves'
+// children, added cells ascending. A move to a child with value v for the
+// child's mover, r plies from its end, is worth Negate(v) in r + 1 plies
+// to the position's mover; the best by PolicyScore is kept, ties going to
+// the first added (the lowest cell).
+class BestMove {
+ public:
+  void Add(int cell, Value child_value, int child_remoteness) {
+    const Value v = Negate(child_value);
+    const int score = PolicyScore(v, child_remoteness + 1);
+    if (cell_ < 0 || score > score_) {
+      cell_ = cell;
+      score_ = score;
+      value_ = v;
+      remoteness_ = child_remoteness + 1;
+    }
+  }
+
+  // Whether no move was added.
+  bool empty() const { return cell_ < 0; }
+  // The best move's cell, -1 while empty.
+  int cell() const { return cell_; }
+  // The position's value and remoteness for its mover (after a move).
+  Value value() const { return value_; }
+  int remoteness() const { return remoteness_; }
+
+ private:
+  int cell_ = -1;
+  int score_ = 0;
+  Value value_ = Value::kUnreachable;
+  int remoteness_ = 0;
+};
 
 }  // namespace mnk
 

@@ -286,25 +286,18 @@ class BookBuilder {
   // Keeps the outcome of p (a position in play whose moves are solved) and
   // returns the policy's move.
   int Analyse(const Position& p) {
-    int best = -1, best_score = 0;
-    BookEntry outcome{Value::kUnreachable, 0};
+    BestMove best;
     for (int cell : game_.LegalMoves(p)) {
       const Position child = Game::Play(p, cell);
       const std::optional<Value> end = game_.Primitive(child);
       if (!end) used_.insert(Key(child));
       const BookEntry c =
           end ? BookEntry{*end, 0} : FromByte(entries_.at(Key(child)));
-      const Value v = Negate(c.value);
-      const int score = PolicyScore(v, c.remoteness + 1);
-      if (best < 0 || score > best_score) {
-        best = cell;
-        best_score = score;
-        outcome = {v, c.remoteness + 1};
-      }
+      best.Add(cell, c.value, c.remoteness);
     }
-    Keep(p, outcome);
+    Keep(p, BookEntry{best.value(), best.remoteness()});
     used_.insert(Key(p));
-    return best;
+    return best.cell();
   }
 
   // The log synced at most once a second: a stopped run loses at most a

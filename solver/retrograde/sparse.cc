@@ -122,11 +122,10 @@ class SparseSolver {
   // The record byte of p, in play: the policy's best child.
   uint8_t SolvePosition(const Position& p, int stones) const {
     const Layer& below = layers_[stones + 1];
-    int best_score = 0;
-    uint8_t best = 0;
-    bool first = true;
+    BestMove best;
     for (Mask s = game_.LegalMask(p); s != 0; s &= s - 1) {
-      const Position child = Game::Play(p, absl::countr_zero(s));
+      const int cell = absl::countr_zero(s);
+      const Position child = Game::Play(p, cell);
       uint8_t c;
       if (const std::optional<Value> end = game_.Primitive(child)) {
         c = RecordArrays::Details(*end, 0);
@@ -137,17 +136,11 @@ class SparseSolver {
         assert(it != below.keys.end() && *it == key);
         c = below.records[it - below.keys.begin()];
       }
-      const Value v = Negate(static_cast<Value>(c >> kRemotenessBits));
-      const int plies = (c & kMaxRemoteness) + 1;
-      const int score = PolicyScore(v, plies);
-      if (first || score > best_score) {
-        first = false;
-        best_score = score;
-        best = RecordArrays::Details(v, plies);
-      }
+      best.Add(cell, static_cast<Value>(c >> kRemotenessBits),
+               c & kMaxRemoteness);
     }
-    assert(!first);
-    return best;
+    assert(!best.empty());
+    return RecordArrays::Details(best.value(), best.remoteness());
   }
 
   // The children that end the game, as the dense solver counts them.
