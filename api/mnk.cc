@@ -14,10 +14,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "player/answer_source.h"
+#include "answer/answer.h"
 #include "player/player.h"
 #include "rules/game/game.h"
-#include "rules/game/printable.h"
 #include "solver/retrograde/solver.h"
 #include "table/record.h"
 
@@ -115,28 +114,16 @@ mnk_status Probe(mnk_source* source, const char* position,
     return Invalid("source, position and answer must not be NULL");
   }
   const AnswerSource& s = *source->source;
-  absl::StatusOr<Position> p = s.game().Parse(position);
-  if (!p.ok()) {
-    return Failed(absl::Status(p.status().code(),
-                               absl::StrCat("position '", Printable(position),
-                                            "': ", p.status().message())));
+  AnswerLimits within;
+  if (limits != nullptr) {
+    absl::StatusOr<absl::Duration> time =
+        TimeLimit(limits->max_seconds, "max_seconds");
+    if (!time.ok()) return Failed(time.status());
+    within.max_nodes = limits->max_nodes;
+    within.max_time = *time;
+    if (limits->cancel != nullptr) within.cancel = &limits->cancel->flag;
   }
-  absl::StatusOr<Analysis> a;
-  if (!s.NeedsSearch(*p)) {
-    a = AnalyzeUnchanged(s.oracle(), *p);
-  } else {
-    AnswerLimits within;
-    if (limits != nullptr) {
-      absl::StatusOr<absl::Duration> time =
-          TimeLimit(limits->max_seconds, "max_seconds");
-      if (!time.ok()) return Failed(time.status());
-      within.max_nodes = limits->max_nodes;
-      within.max_time = *time;
-      if (limits->cancel != nullptr) within.cancel = &limits->cancel->flag;
-    }
-    const AnswerSource::Lease lease = s.Take();
-    a = lease.oracle(within).Analyze(*p);
-  }
+  const absl::StatusOr<Analysis> a = s.Answer(position, within);
   if (!a.ok()) return Failed(a.status());
   Fill(s.game(), *a, answer);
   return MNK_OK;

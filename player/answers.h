@@ -13,7 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "player/oracle.h"
+#include "answer/oracle.h"
 #include "rules/game/game.h"
 
 namespace mnk {

@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "player/oracle.h"
+#include "answer/oracle.h"
 #include "rules/game/game.h"
 
 namespace mnk {

@@ -174,23 +174,10 @@ Reply Route(MHD_Connection* connection, const Context& context,
   return {200, (*file)->bytes};
 }
 
-// The reply of a search that `stop` ended early (a 503) says why.
-Reply SearchStopped(const Context& context, const Reply& reply,
-                    const SearchPool::StopFlag& stop) {
-  if (reply.status != 503) return reply;
-  switch (stop.why()) {
-    case SearchPool::kDeadline:
-      return ErrorReply(
-          503,
-          absl::StrCat("the search took longer than ",
-                       absl::ToDoubleSeconds(context.options->search_deadline),
-                       " s, this answer's limit; positions further into "
-                       "the game take less"));
-    case SearchPool::kStopping:
-      return ErrorReply(503, "the server is stopping");
-    default:
-      return reply;
-  }
+// The reply of a search that the pool's stop ended early (a 503) says so.
+Reply SearchStopped(const Reply& reply, const SearchPool::StopFlag& stop) {
+  if (reply.status != 503 || stop.why() != SearchPool::kStopping) return reply;
+  return ErrorReply(503, "the server is stopping");
 }
 
 // A position that takes a search: answered on the pool, the connection
@@ -220,7 +207,8 @@ bool Searched(MHD_Connection* connection, Context& context, Request& request,
       [&context, &request, connection, game = std::string(game),
        position = std::string(position)](const SearchPool::StopFlag& stop) {
         const Reply reply = SearchStopped(
-            context, context.games->PositionReply(game, position, &stop.flag),
+            context.games->PositionReply(game, position, &stop.flag,
+                                         context.options->search_deadline),
             stop);
         {
           absl::MutexLock lock(&request.mu);
@@ -370,7 +358,7 @@ struct HttpServer::State {
   State(const Catalog& games, const StaticFiles& web,
         const HttpOptions& options)
       : options(options),
-        searches(options.searches, options.search_deadline),
+        searches(options.searches),
         context{&games, &web, &this->options, &deadlines, &searches} {}
   HttpOptions options;
   Address address;

@@ -36,7 +36,7 @@ struct HttpOptions {
   std::string bind = "127.0.0.1";  // an IPv4 or IPv6 address
   int port = 0;                    // 0: any free port
   // Positions that take a search: this many at once (1 to 64), each at
-  // most `search_deadline` (then a 503).
+  // most `search_deadline`, checked inside the search (then a 503).
   int searches = 2;
   absl::Duration search_deadline = absl::Seconds(5);
   // A line a request on standard error: method, target, status, bytes.

@@ -12,8 +12,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "answer/answer.h"
 #include "gtest/gtest.h"
-#include "player/answer_source.h"
 #include "player/server.h"
 #include "rules/game/game.h"
 

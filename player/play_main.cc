@@ -33,11 +33,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "answer/answer.h"
 #include "base/cli/cli.h"
 #include "base/cli/game_flags.h"
 #include "base/cli/search_flags.h"
 #include "base/cli/threads_flag.h"
-#include "player/answer_source.h"
 #include "player/player.h"
 #include "rules/game/printable.h"
 #include "search/connect.h"
@@ -245,7 +245,7 @@ int PlayAgainstPerson(const Oracle& oracle) {
   return played == kTableFailed ? kExitTable : kExitOk;
 }
 
-// The source of the answers (player/answer_source.h): --table, else the
+// The source of the answers (answer/answer.h): --table, else the
 // built-in table of the game the flags ask for, else the search after
 // --book or the built-in book.
 absl::StatusOr<std::unique_ptr<AnswerSource>> OpenSource() {

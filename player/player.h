@@ -2,8 +2,8 @@
 // or, on a Connect-style board with no table (Connect Four 7x6), by the
 // exact search. Used by the `play` binary; kept as a library so tests can
 // drive it with strings. Three concerns, a header each: the answers
-// (oracle.h), their text forms and the batch protocol (answers.h), and the
-// game in a terminal (game_session.h).
+// (answer/oracle.h), their text forms and the batch protocol (answers.h),
+// and the game in a terminal (game_session.h).
 //
 //   absl::StatusOr<mnk::Analysis> a = mnk::Analyze(table, pos);
 //   std::cout << mnk::AnswerLine(table, "X.O/X.X/OO.", /*json=*/true);
@@ -11,8 +11,8 @@
 #ifndef MNK_PLAYER_PLAYER_H_
 #define MNK_PLAYER_PLAYER_H_
 
+#include "answer/oracle.h"        // IWYU pragma: export
 #include "player/answers.h"       // IWYU pragma: export
 #include "player/game_session.h"  // IWYU pragma: export
-#include "player/oracle.h"        // IWYU pragma: export
 
 #endif  // MNK_PLAYER_PLAYER_H_

@@ -5,8 +5,7 @@
 
 namespace mnk {
 
-SearchPool::SearchPool(int threads, absl::Duration deadline)
-    : deadline_(deadline), slots_(threads) {
+SearchPool::SearchPool(int threads) : slots_(threads) {
   for (int i = 0; i < threads; ++i) {
     threads_.emplace_back([this, i] {
       Slot* slot;
@@ -17,7 +16,6 @@ SearchPool::SearchPool(int threads, absl::Duration deadline)
       Work(*slot);
     });
   }
-  watcher_ = std::thread([this] { WatchDeadlines(); });
 }
 
 SearchPool::~SearchPool() { Stop(); }
@@ -44,7 +42,6 @@ void SearchPool::Run(Job job) {
     if (!stopping_) {
       slot.stop.flag.store(false);
       slot.stop.reason.store(kRunning);
-      slot.deadline = absl::Now() + deadline_;
       slot.job = std::move(job);
       return;
     }
@@ -75,21 +72,6 @@ void SearchPool::Work(Slot& slot) {
     job(slot.stop);
     absl::MutexLock lock(&mu_);
     slot.busy = false;
-    slot.deadline = absl::InfiniteFuture();
-  }
-}
-
-void SearchPool::WatchDeadlines() {
-  absl::MutexLock lock(&mu_);
-  while (!mu_.AwaitWithTimeout(absl::Condition(&stopping_),
-                               absl::Milliseconds(50))) {
-    const absl::Time now = absl::Now();
-    for (Slot& slot : slots_) {
-      if (slot.busy && slot.deadline < now && !slot.stop.flag.load()) {
-        slot.stop.reason.store(kDeadline);
-        slot.stop.flag.store(true);
-      }
-    }
   }
 }
 
@@ -107,7 +89,6 @@ void SearchPool::Stop() {
   }
   for (std::thread& t : threads_) t.join();
   threads_.clear();
-  if (watcher_.joinable()) watcher_.join();
 }
 
 }  // namespace mnk

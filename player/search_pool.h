@@ -1,10 +1,11 @@
 // The threads that run the server's searches, off the thread that accepts
 // and answers connections: at most `threads` jobs at once and none waiting
-// (a request that finds every thread busy is answered at once, 503), each
-// with a deadline, and every job cancelled when the pool stops. A job is
-// told to stop through its cancel flag, which the searches poll.
+// (a request that finds every thread busy is answered at once, 503), and
+// every job cancelled when the pool stops. A job is told to stop through
+// its cancel flag, which the searches poll. (A search's time limit is its
+// own: AnswerLimits, checked inside the search.)
 //
-//   mnk::SearchPool pool(/*threads=*/2, absl::Seconds(5));
+//   mnk::SearchPool pool(/*threads=*/2);
 //   if (pool.Reserve()) {
 //     // ... whatever must happen before the job may run ...
 //     pool.Run([](const mnk::SearchPool::StopFlag& stop) {
@@ -24,14 +25,13 @@
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
-#include "absl/time/time.h"
 
 namespace mnk {
 
 class SearchPool {
  public:
   // Why a job was told to stop.
-  enum Why { kRunning = 0, kDeadline = 1, kStopping = 2 };
+  enum Why { kRunning = 0, kStopping = 1 };
   // A job's cancel flag, and why it was set.
   struct StopFlag {
     std::atomic<bool> flag{false};
@@ -40,8 +40,8 @@ class SearchPool {
   };
   using Job = std::function<void(const StopFlag& stop)>;
 
-  // `threads` >= 1; each job is cancelled `deadline` after it starts.
-  SearchPool(int threads, absl::Duration deadline);
+  // `threads` >= 1.
+  explicit SearchPool(int threads);
   ~SearchPool();  // Stop()
   SearchPool(const SearchPool&) = delete;
   SearchPool& operator=(const SearchPool&) = delete;
@@ -60,19 +60,15 @@ class SearchPool {
   struct Slot {
     Job job;
     StopFlag stop;
-    absl::Time deadline = absl::InfiniteFuture();
     bool busy = false;  // reserved or running
   };
   void Work(Slot& slot);
-  void WatchDeadlines();
 
-  const absl::Duration deadline_;
   absl::Mutex mu_;
   std::vector<Slot> slots_ ABSL_GUARDED_BY(mu_);
   int reserved_ ABSL_GUARDED_BY(mu_) = -1;  // the slot Reserve took
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::vector<std::thread> threads_;
-  std::thread watcher_;
 };
 
 }  // namespace mnk

@@ -151,7 +151,8 @@ bool Catalog::NeedsSearch(absl::string_view game,
 }
 
 Reply Catalog::PositionReply(absl::string_view game, absl::string_view position,
-                             const std::atomic<bool>* cancel) const {
+                             const std::atomic<bool>* cancel,
+                             absl::Duration max_time) const {
   const Served* s = Find(game);
   if (s == nullptr) {
     std::vector<std::string> ids;
@@ -161,33 +162,21 @@ Reply Catalog::PositionReply(absl::string_view game, absl::string_view position,
                           absl::StrJoin(ids, ", ")));
   }
   const AnswerSource& source = *s->source;
-  absl::StatusOr<Position> p = source.game().Parse(position);
-  if (!p.ok()) {
-    return ErrorReply(400, absl::StrCat("position '", Printable(position),
-                                        "': ", p.status().message()));
+  AnswerLimits limits;
+  limits.cancel = cancel;
+  limits.max_time = max_time;
+  const absl::StatusOr<Analysis> a = source.Answer(position, limits);
+  if (a.ok()) return {200, AnalysisJson(source.game(), *a)};
+  if (FailureOf(a.status()) == AnswerFailure::kBadPosition) {
+    return ErrorReply(400, a.status().message());
   }
-  // A search answers one position at a time: a lease on one.
-  absl::StatusOr<Analysis> a;
-  if (source.NeedsSearch(*p)) {
-    const AnswerSource::Lease lease = source.Take();
-    AnswerLimits limits;
-    limits.cancel = cancel;
-    a = AnalyzeUnchanged(lease.oracle(limits), *p);
-  } else {
-    a = AnalyzeUnchanged(source.oracle(), *p);
-  }
-  if ((absl::IsResourceExhausted(a.status()) ||
-       absl::IsCancelled(a.status())) &&
-      source.searched()) {
+  if (IsSearchStop(a.status())) {
     return ErrorReply(503, a.status().message());  // the search's limit
   }
-  if (!a.ok()) {
-    // The position is valid, so the table is at fault.
-    return ErrorReply(500,
-                      absl::StrCat("the table of ", s->id,
-                                   " cannot answer: ", a.status().message()));
-  }
-  return {200, AnalysisJson(source.game(), *a)};
+  // The position is valid, so the table is at fault.
+  return ErrorReply(500,
+                    absl::StrCat("the table of ", s->id,
+                                 " cannot answer: ", a.status().message()));
 }
 
 absl::StatusOr<StaticFiles> StaticFiles::Load(const std::string& dir) {

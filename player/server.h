@@ -37,7 +37,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "player/answer_source.h"
+#include "absl/time/time.h"
+#include "answer/answer.h"
 #include "player/player.h"
 #include "search/connect.h"
 #include "table/table.h"
@@ -60,7 +61,7 @@ class Catalog {
   // `replace` (the new table then takes the old one's place).
   absl::Status Add(std::string source, Table table, bool replace = false);
 
-  // Serves the game of `source` (player/answer_source.h): a searched one
+  // Serves the game of `source` (answer/answer.h): a searched one
   // (Connect Four 7x6) is listed with "layout":"search" and
   // "reachable":null, and answers as many positions at once as it has
   // searches. kAlreadyExists when the game is served already, unless
@@ -79,10 +80,11 @@ class Catalog {
   size_t size() const { return games_.size(); }
   std::string GamesJson() const;
   // The answer to /api/position. A search stops once `cancel` (when given)
-  // is set: a 503 reply. Thread-safe: an answer that needs a search waits
-  // until one of the game's searches is free.
+  // is set or after `max_time`: a 503 reply. Thread-safe: an answer that
+  // needs a search waits until one of the game's searches is free.
   Reply PositionReply(absl::string_view game, absl::string_view position,
-                      const std::atomic<bool>* cancel = nullptr) const;
+                      const std::atomic<bool>* cancel = nullptr,
+                      absl::Duration max_time = absl::InfiniteDuration()) const;
   // True when PositionReply would search: a valid position of a searched
   // game that neither the book nor the rules answer.
   bool NeedsSearch(absl::string_view game, absl::string_view position) const;

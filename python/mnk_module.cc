@@ -32,7 +32,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
-#include "player/answer_source.h"
+#include "answer/answer.h"
 #include "player/player.h"
 #include "rules/game/game.h"
 #include "rules/game/printable.h"
@@ -76,17 +76,14 @@ Exceptions exceptions;
       type = PyExc_PermissionError;
       break;
     case absl::StatusCode::kResourceExhausted:
-      // A search past its node budget is no shortage of memory.
-      type =
-          IsSearchStop(status) ? exceptions.search_stopped : PyExc_MemoryError;
-      break;
-    case absl::StatusCode::kCancelled:
-    case absl::StatusCode::kDeadlineExceeded:
-      type = exceptions.search_stopped;
+      type = PyExc_MemoryError;
       break;
     default:
       break;
   }
+  // A search stopped by its limits (its node budget too: no shortage of
+  // memory).
+  if (IsSearchStop(status)) type = exceptions.search_stopped;
   PyErr_SetString(type, std::string(status.message()).c_str());
   throw py::error_already_set();
 }
@@ -156,16 +153,6 @@ Result ResultOf(const Game& game, const Analysis& a) {
   return r;
 }
 
-// Parses a position of the source's game: ValueError when it is not one.
-Position Parse(const AnswerSource& source, const std::string& text) {
-  absl::StatusOr<Position> p = source.game().Parse(text);
-  if (!p.ok()) {
-    Raise(absl::InvalidArgumentError(absl::StrCat(
-        "position '", Printable(text), "': ", p.status().message())));
-  }
-  return *p;
-}
-
 // ValueError for a path Python's open() refuses too: one with a NUL byte.
 void CheckPath(const std::string& path) {
   if (path.find('\0') != std::string::npos) {
@@ -202,25 +189,20 @@ class Interrupt {
 
 // The answer to `position` from `s`, a search within `max_nodes` positions
 // and `max_seconds` (0: no limit), stopped by Ctrl-C. Called with the GIL
-// held; released while a search runs.
+// held; released where a search may run (a table's lookups keep it).
 Result Answer(const AnswerSource& s, const std::string& position,
               uint64_t max_nodes, double max_seconds) {
-  const Position p = Parse(s, position);
-  const absl::Duration max_time =
-      OrRaise(TimeLimit(max_seconds, "max_seconds"));
-  if (!s.NeedsSearch(p)) {
-    return ResultOf(s.game(), OrRaise(AnalyzeUnchanged(s.oracle(), p)));
-  }
   Interrupt interrupt;
+  AnswerLimits limits;
+  limits.max_nodes = max_nodes;
+  limits.max_time = OrRaise(TimeLimit(max_seconds, "max_seconds"));
+  limits.poll = [&interrupt] { return interrupt.Check(); };
   absl::StatusOr<Analysis> a;
-  {
+  if (!s.searched()) {
+    a = s.Answer(position, limits);
+  } else {
     py::gil_scoped_release release;
-    AnswerLimits limits;
-    limits.max_nodes = max_nodes;
-    limits.max_time = max_time;
-    limits.poll = [&interrupt] { return interrupt.Check(); };
-    const AnswerSource::Lease lease = s.Take();
-    a = AnalyzeUnchanged(lease.oracle(std::move(limits)), p);
+    a = s.Answer(position, limits);
   }
   interrupt.RaiseKept();
   return ResultOf(s.game(), OrRaise(std::move(a)));
@@ -250,41 +232,20 @@ class Source {
   std::vector<Result> ProbeMany(const std::vector<std::string>& positions) {
     const std::shared_ptr<const AnswerSource> held = Hold();
     const AnswerSource& s = *held;
-    std::vector<Result> results(positions.size());
-    absl::Status failed;
     Interrupt interrupt;
+    AnswerLimits limits;
+    limits.poll = [&interrupt] { return interrupt.Check(); };
+    absl::StatusOr<std::vector<Analysis>> answers;
     {
       py::gil_scoped_release release;
-      AnswerLimits limits;
-      limits.poll = [&interrupt] { return interrupt.Check(); };
-      const AnswerSource::Lease lease = s.Take();
-      const Oracle oracle = lease.oracle(std::move(limits));
-      for (size_t i = 0; i < positions.size() && failed.ok(); ++i) {
-        absl::StatusOr<Position> p = s.game().Parse(positions[i]);
-        if (!p.ok()) {
-          failed = absl::InvalidArgumentError(
-              absl::StrCat("position ", i, " '", Printable(positions[i]),
-                           "': ", p.status().message()));
-          break;
-        }
-        absl::StatusOr<Analysis> a = oracle.Analyze(*p);
-        if (!a.ok()) {
-          failed = absl::Status(
-              a.status().code(),
-              absl::StrCat("position ", i, ": ", a.status().message()));
-          // Keeps the mark of a search stopped by its limits.
-          a.status().ForEachPayload(
-              [&failed](absl::string_view url, const absl::Cord& payload) {
-                failed.SetPayload(url, payload);
-              });
-          break;
-        }
-        results[i] = ResultOf(s.game(), *a);
-      }
-      if (failed.ok()) failed = s.oracle().CheckUnchanged();
+      answers = s.AnswerAll(positions, limits);
     }
     interrupt.RaiseKept();
-    if (!failed.ok()) Raise(failed);
+    std::vector<Result> results;
+    results.reserve(positions.size());
+    for (const Analysis& a : OrRaise(std::move(answers))) {
+      results.push_back(ResultOf(s.game(), a));
+    }
     return results;
   }
 

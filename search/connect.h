@@ -57,7 +57,7 @@
 #include "rules/game/game.h"
 #include "search/connect_board.h"
 #include "search/connect_table.h"
-#include "search/search.h"
+#include "search/result.h"
 
 namespace mnk {
 

@@ -1,6 +1,7 @@
 // Live search, written apart from the solver so that it can check it: it
 // shares only the game rules, and keeps no table of solved positions unless
-// asked to (AlphaBetaSearch with a transposition table).
+// asked to (AlphaBetaSearch with a transposition table). A yardstick for
+// tests and benchmarks (testonly): the player's search is connect.h.
 //
 //   int v = mnk::Minimax(game, pos);                  // +1, 0 or -1
 //   mnk::SearchResult r = mnk::AlphaBeta(game, pos);  // value and remoteness
@@ -21,17 +22,13 @@
 #include <memory>
 
 #include "rules/game/game.h"
+#include "search/result.h"
 
 namespace mnk {
 
 // Plain minimax: +1 when the side to move wins, 0 for a draw, -1 for a loss.
 // `p` must be valid. Counts visited nodes in *nodes when given.
 int Minimax(const Game& game, const Position& p, uint64_t* nodes = nullptr);
-
-struct SearchResult {
-  Value value;
-  int remoteness;
-};
 
 // Exact value and remoteness of a valid position by alpha-beta negamax.
 SearchResult AlphaBeta(const Game& game, const Position& p,

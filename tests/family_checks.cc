@@ -34,8 +34,8 @@ uint64_t EnumerateReachable(const Game& game) {
 uint64_t CheckAgainstOracle(const Solution& s) {
   const Game& game = s.game;
   const GameSpec& spec = game.spec();
-  const oracle::Solved solved = oracle::SolveNaively(spec);
-  EXPECT_EQ(s.stats.canonical, oracle::CountClasses(spec, solved));
+  const naive::Solved solved = naive::SolveNaively(spec);
+  EXPECT_EQ(s.stats.canonical, naive::CountClasses(spec, solved));
   const RecordView view = s.records().view();
   uint64_t checked = 0;
   int reported = 0;
@@ -50,24 +50,27 @@ uint64_t CheckAgainstOracle(const Solution& s) {
     }
     const auto it = solved.find(board);
     if (it == solved.end()) {
-      ADD_FAILURE() << board << ": reachable in the table, not by the oracle";
+      ADD_FAILURE() << board
+                    << ": reachable in the table, not by the naive solver";
       ++reported;
       continue;
     }
-    const oracle::Result& o = it->second;
-    const int move = o.best_move == oracle::kNoBestMove ? kNoMove : o.best_move;
+    const naive::Result& o = it->second;
+    const int move = o.best_move == naive::kNoBestMove ? kNoMove : o.best_move;
     if (r.value != o.value || r.remoteness != o.remoteness ||
         r.best_move != move) {
       ADD_FAILURE() << board << ": table " << ValueName(r.value) << " in "
-                    << r.remoteness << " move " << r.best_move << ", oracle "
+                    << r.remoteness << " move " << r.best_move << ", naive "
                     << ValueName(o.value) << " in " << o.remoteness << " move "
                     << move;
       ++reported;
     }
     ++checked;
   }
-  // Every table position is the oracle's; equal counts make the sets equal.
-  EXPECT_EQ(checked, solved.size()) << "positions reachable by the oracle";
+  // Every table position is the naive solver's; equal counts make the sets
+  // equal.
+  EXPECT_EQ(checked, solved.size())
+      << "positions reachable by the naive solver";
   EXPECT_EQ(s.stats.reachable, solved.size());
   return checked;
 }

@@ -13,14 +13,15 @@
 #include "search/search.h"
 #include "solver/retrograde/solver.h"
 #include "table/table.h"
-#include "tests/oracle.h"
+#include "tests/naive_solver.h"
 
 namespace mnk {
 
 // The best move policy applied to live-searched children: best value,
 // fewest plies to a win / most plies to a loss, lowest cell; kNoMove when
 // the game is over. `search(position)` returns a SearchResult.
-// The comparator is the oracle's (tests/oracle.h), not the solver's.
+// The comparator is the naive solver's (tests/naive_solver.h), not the
+// solver's.
 template <typename Search>
 int PolicyMoveBySearch(const Game& game, const Position& p, Search&& search) {
   int best_cell = kNoMove;
@@ -30,7 +31,7 @@ int PolicyMoveBySearch(const Game& game, const Position& p, Search&& search) {
     const SearchResult child = search(Game::Play(p, cell));
     const Value v = Negate(child.value);
     if (best_cell == kNoMove ||
-        oracle::BetterMove(v, child.remoteness + 1, best_value, best_plies)) {
+        naive::BetterMove(v, child.remoteness + 1, best_value, best_plies)) {
       best_cell = cell;
       best_value = v;
       best_plies = child.remoteness + 1;
@@ -39,8 +40,8 @@ int PolicyMoveBySearch(const Game& game, const Position& p, Search&& search) {
   return best_cell;
 }
 
-// Every record of `solution` against the naive oracle (tests/oracle.h): the
-// set of positions marked reachable, and every value, remoteness and best
+// Every record of `solution` against the naive solver (tests/naive_solver.h):
+// the set of positions marked reachable, and every value, remoteness and best
 // move. Reports failures through GoogleTest; returns the positions checked.
 uint64_t CheckAgainstOracle(const Solution& solution);
 

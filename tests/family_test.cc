@@ -45,9 +45,9 @@ TEST(FamilyTest, EveryMisereBoardUpTo12CellsMatchesLiveSearch) {
   CheckSmallBoardsAgainstSearch(/*misere=*/true);
 }
 
-// The oracles that share nothing with the solver: the set of reachable
+// The naive solver, which shares nothing with the solver: the set of reachable
 // positions and every record, normal and misère, on every small board.
-TEST(FamilyTest, EveryBoardUpTo12CellsMatchesTheNaiveOracle) {
+TEST(FamilyTest, EveryBoardUpTo12CellsMatchesTheNaiveSolver) {
   uint64_t positions = 0;
   int boards = 0;
   for (const GameSpec& spec : SmallBoards()) {

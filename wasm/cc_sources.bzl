@@ -8,7 +8,7 @@ zlib) are left out: the other build brings its own.
 
     cc_sources(
         name = "core_sources",
-        deps = ["//player:answer_source"],
+        deps = ["//answer"],
     )
 """
 

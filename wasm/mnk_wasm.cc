@@ -19,8 +19,8 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "answer/answer.h"
 #include "nlohmann/json.hpp"
-#include "player/answer_source.h"
 #include "player/answers.h"
 #include "rules/game/game.h"
 #include "rules/game/game_json.h"

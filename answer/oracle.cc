@@ -1,18 +1,20 @@
-#include "player/oracle.h"
+#include "answer/oracle.h"
 
 #include <cmath>
 #include <optional>
 #include <string>
 
 #include "absl/strings/cord.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "absl/types/optional.h"
 
 namespace mnk {
 namespace {
 
-// Marks the status of a search stopped by its limits (IsSearchStop).
-constexpr absl::string_view kSearchStopUrl = "mnk.dev/search-stop";
+// The payload that carries an AnswerFailure: its number, as text.
+constexpr absl::string_view kFailureUrl = "mnk.dev/answer-failure";
 
 }  // namespace
 
@@ -27,8 +29,34 @@ absl::StatusOr<absl::Duration> TimeLimit(double seconds,
   return absl::Seconds(seconds);  // saturates: 1e300 is no limit
 }
 
+absl::Status WithFailure(absl::Status status, AnswerFailure failure) {
+  status.SetPayload(kFailureUrl,
+                    absl::Cord(absl::StrCat(static_cast<int>(failure))));
+  return status;
+}
+
+AnswerFailure FailureOf(const absl::Status& status) {
+  if (status.ok()) return AnswerFailure::kNone;
+  int failure = 0;
+  if (const absl::optional<absl::Cord> mark = status.GetPayload(kFailureUrl);
+      mark.has_value() && absl::SimpleAtoi(std::string(*mark), &failure) &&
+      failure > 0 && failure <= static_cast<int>(AnswerFailure::kOther)) {
+    return static_cast<AnswerFailure>(failure);
+  }
+  switch (status.code()) {
+    case absl::StatusCode::kDataLoss:
+      return AnswerFailure::kTableDamaged;
+    case absl::StatusCode::kResourceExhausted:
+      return AnswerFailure::kNoMemory;
+    default:
+      return AnswerFailure::kOther;
+  }
+}
+
 bool IsSearchStop(const absl::Status& status) {
-  return status.GetPayload(kSearchStopUrl).has_value();
+  const AnswerFailure f = FailureOf(status);
+  return f == AnswerFailure::kNodeLimit || f == AnswerFailure::kDeadline ||
+         f == AnswerFailure::kCancelled;
 }
 
 absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
@@ -79,26 +107,26 @@ absl::StatusOr<Analysis> Oracle::Analyze(const Position& p,
 
 absl::Status Oracle::Stopped(const Position& p, SearchStop why) const {
   const std::string position = game().Format(p);
-  absl::Status status;
   switch (why) {
     case SearchStop::kNodes:
-      status = absl::ResourceExhaustedError(absl::StrCat(
-          "solving ", position, " takes more than ", limits_.max_nodes,
-          " positions of search, this answer's limit; positions further "
-          "into the game take less"));
-      break;
+      return WithFailure(
+          absl::ResourceExhaustedError(absl::StrCat(
+              "solving ", position, " takes more than ", limits_.max_nodes,
+              " positions of search, this answer's limit; positions further "
+              "into the game take less")),
+          AnswerFailure::kNodeLimit);
     case SearchStop::kDeadline:
-      status = absl::DeadlineExceededError(absl::StrCat(
-          "the search of ", position, " took more than ",
-          absl::ToDoubleSeconds(limits_.max_time), " s, this answer's limit"));
-      break;
+      return WithFailure(absl::DeadlineExceededError(absl::StrCat(
+                             "the search of ", position, " took more than ",
+                             absl::ToDoubleSeconds(limits_.max_time),
+                             " s, this answer's limit")),
+                         AnswerFailure::kDeadline);
     case SearchStop::kCancelled:
-      status = absl::CancelledError(
-          absl::StrCat("the search of ", position, " was cancelled"));
       break;
   }
-  status.SetPayload(kSearchStopUrl, absl::Cord());
-  return status;
+  return WithFailure(absl::CancelledError(absl::StrCat(
+                         "the search of ", position, " was cancelled")),
+                     AnswerFailure::kCancelled);
 }
 
 bool Oracle::AnswersAtOnce(const Position& p) const {

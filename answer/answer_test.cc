@@ -1,19 +1,15 @@
-#include "player/answer_source.h"
+#include "answer/answer.h"
 
+#include <atomic>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "gtest/gtest.h"
 
 namespace mnk {
 namespace {
-
-absl::StatusOr<Analysis> Answer(const AnswerSource& source,
-                                const std::string& position) {
-  const AnswerSource::Lease lease = source.Take();
-  return lease.oracle().Analyze(*source.game().Parse(position));
-}
 
 TEST(AnswerSourceTest, BuiltInTablesNeedNoFile) {
   for (const GameSpec& spec :
@@ -28,7 +24,7 @@ TEST(AnswerSourceTest, BuiltInTablesNeedNoFile) {
     EXPECT_EQ((*source)->game().spec(), spec);
   }
   const auto ttt = *AnswerSource::Open(GameSpec{3, 3, 3}, {});
-  absl::StatusOr<Analysis> a = Answer(*ttt, "X.O/X.X/OO.");
+  absl::StatusOr<Analysis> a = ttt->Answer("X.O/X.X/OO.");
   ASSERT_TRUE(a.ok());
   EXPECT_EQ(a->record, (Record{Value::kWin, 1, 4}));
 }
@@ -54,10 +50,59 @@ TEST(AnswerSourceTest, ConnectFourBySearchAfterTheBuiltInBook) {
   std::vector<int> best(2, -1);
   for (int i = 0; i < 2; ++i) {
     threads.emplace_back(
-        [&, i] { best[i] = Answer(*source, late)->record.best_move; });
+        [&, i] { best[i] = source->Answer(late)->record.best_move; });
   }
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(best, (std::vector<int>{16, 16}));
+}
+
+TEST(AnswerSourceTest, FailuresSayWhy) {
+  const auto ttt = *AnswerSource::Open(GameSpec{3, 3, 3}, {});
+  absl::StatusOr<Analysis> a = ttt->Answer("XXX/OOO/...");
+  EXPECT_EQ(a.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(FailureOf(a.status()), AnswerFailure::kBadPosition);
+  EXPECT_EQ(a.status().message(),
+            "position 'XXX/OOO/...': both players have 3 in a row: the game "
+            "ends at the first line");
+  absl::StatusOr<std::vector<Analysis>> all =
+      ttt->AnswerAll({".........", "X.O/X.X/OO.", "bad"});
+  EXPECT_EQ(FailureOf(all.status()), AnswerFailure::kBadPosition);
+  EXPECT_EQ(all.status().message().substr(0, 18), "position 2 'bad': ");
+  all = ttt->AnswerAll({".........", "X.O/X.X/OO."});
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ((*all)[1].record, (Record{Value::kWin, 1, 4}));
+  EXPECT_EQ(FailureOf(absl::OkStatus()), AnswerFailure::kNone);
+  EXPECT_EQ(FailureOf(absl::DataLossError("page 3")),
+            AnswerFailure::kTableDamaged);
+  EXPECT_EQ(FailureOf(absl::ResourceExhaustedError("memory")),
+            AnswerFailure::kNoMemory);
+  EXPECT_FALSE(IsSearchStop(absl::ResourceExhaustedError("memory")));
+
+  // A search stopped by each of its limits, in the search.
+  SourceOptions options;
+  options.search_memory = 16 << 20;
+  const auto c4 = *AnswerSource::Open(GameSpec{7, 6, 4, true}, options);
+  const std::string early = "......./......./......./......./......./XO...OX";
+  ASSERT_TRUE(c4->NeedsSearch(*c4->game().Parse(early)));
+  AnswerLimits nodes;
+  nodes.max_nodes = 1000;
+  a = c4->Answer(early, nodes);
+  EXPECT_EQ(a.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(FailureOf(a.status()), AnswerFailure::kNodeLimit);
+  EXPECT_TRUE(IsSearchStop(a.status()));
+  AnswerLimits time;
+  time.max_time = absl::Milliseconds(1);
+  a = c4->Answer(early, time);
+  EXPECT_EQ(FailureOf(a.status()), AnswerFailure::kDeadline) << a.status();
+  const std::atomic<bool> cancelled{true};
+  AnswerLimits cancel;
+  cancel.cancel = &cancelled;
+  a = c4->Answer(early, cancel);
+  EXPECT_EQ(FailureOf(a.status()), AnswerFailure::kCancelled) << a.status();
+  all = c4->AnswerAll(
+      {"......./......./......./......./......./.......", early}, nodes);
+  EXPECT_EQ(FailureOf(all.status()), AnswerFailure::kNodeLimit);
+  EXPECT_EQ(all.status().message().substr(0, 12), "position 1: ");
 }
 
 TEST(AnswerSourceTest, SaysWhyAGameHasNoSource) {

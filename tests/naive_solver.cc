@@ -1,4 +1,4 @@
-#include "tests/oracle.h"
+#include "tests/naive_solver.h"
 
 #include <algorithm>
 #include <functional>
@@ -6,7 +6,7 @@
 
 #include "absl/container/flat_hash_set.h"
 
-namespace mnk::oracle {
+namespace mnk::naive {
 namespace {
 
 char SideToMove(const std::string& board) {
@@ -133,4 +133,4 @@ uint64_t CountClasses(const GameSpec& spec, const Solved& solved) {
   return classes.size();
 }
 
-}  // namespace mnk::oracle
+}  // namespace mnk::naive

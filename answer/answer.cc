@@ -1,4 +1,4 @@
-#include "player/answer_source.h"
+#include "answer/answer.h"
 
 #include <string>
 #include <utility>
@@ -93,6 +93,78 @@ Oracle AnswerSource::oracle() const {
   AnswerLimits limits;
   limits.max_nodes = max_nodes_;
   return Oracle(searches_.front().get(), book_.get(), limits);
+}
+
+namespace {
+
+// The position `text` of `game`, or kBadPosition "position<where> 'text':
+// why".
+absl::StatusOr<Position> ParsePosition(const Game& game, absl::string_view text,
+                                       absl::string_view where = "") {
+  absl::StatusOr<Position> p = game.Parse(text);
+  if (p.ok()) return p;
+  return WithFailure(absl::InvalidArgumentError(
+                         absl::StrCat("position", where, " '", Printable(text),
+                                      "': ", p.status().message())),
+                     AnswerFailure::kBadPosition);
+}
+
+// The oracle's answer to `p` with its table checked before and after.
+absl::StatusOr<Analysis> AnswerChecked(const Oracle& oracle, const Position& p,
+                                       const Progress& progress, Need need) {
+  if (absl::Status s = oracle.CheckUnchanged(); !s.ok()) {
+    return WithFailure(s, AnswerFailure::kTableChanged);
+  }
+  absl::StatusOr<Analysis> a = oracle.Analyze(p, progress, need);
+  if (absl::Status s = oracle.CheckUnchanged(); !s.ok()) {
+    return WithFailure(s, AnswerFailure::kTableChanged);
+  }
+  return a;
+}
+
+}  // namespace
+
+absl::StatusOr<Analysis> AnswerSource::Answer(absl::string_view position,
+                                              const AnswerLimits& limits,
+                                              const Progress& progress,
+                                              Need need) const {
+  absl::StatusOr<Position> p = ParsePosition(game(), position);
+  if (!p.ok()) return p.status();
+  return Answer(*p, limits, progress, need);
+}
+
+absl::StatusOr<Analysis> AnswerSource::Answer(const Position& p,
+                                              const AnswerLimits& limits,
+                                              const Progress& progress,
+                                              Need need) const {
+  if (!NeedsSearch(p)) return AnswerChecked(oracle(), p, progress, need);
+  const Lease lease = Take();
+  return AnswerChecked(lease.oracle(limits), p, progress, need);
+}
+
+absl::StatusOr<std::vector<Analysis>> AnswerSource::AnswerAll(
+    absl::Span<const std::string> positions, const AnswerLimits& limits) const {
+  std::vector<Analysis> answers;
+  answers.reserve(positions.size());
+  const Lease lease = Take();
+  const Oracle oracle = lease.oracle(limits);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    absl::StatusOr<Position> p =
+        ParsePosition(game(), positions[i], absl::StrCat(" ", i));
+    if (!p.ok()) return p.status();
+    absl::StatusOr<Analysis> a = oracle.Analyze(*p);
+    if (!a.ok()) {
+      return WithFailure(
+          absl::Status(a.status().code(), absl::StrCat("position ", i, ": ",
+                                                       a.status().message())),
+          FailureOf(a.status()));
+    }
+    answers.push_back(*std::move(a));
+  }
+  if (absl::Status s = oracle.CheckUnchanged(); !s.ok()) {
+    return WithFailure(s, AnswerFailure::kTableChanged);
+  }
+  return answers;
 }
 
 const Game& AnswerSource::game() const {

@@ -1,15 +1,15 @@
-// Test oracles that share nothing with the solver, not even the game seam:
-// a naive line checker that walks the board cell by cell, its own move
-// generation, a forward enumeration of every reachable position from the
-// empty board, and a memoised negamax over it with its own best-move
-// comparator. Boards are strings of 'X', 'O' and '.', row-major from the
-// top-left, as position strings without '/'.
+// The naive solver: the tests' yardstick that shares nothing with the
+// solver, not even the game seam: a naive line checker that walks the
+// board cell by cell, its own move generation, a forward enumeration of
+// every reachable position from the empty board, and a memoised negamax
+// over it with its own best-move comparator. Boards are strings of 'X', 'O' and
+// '.', row-major from the top-left, as position strings without '/'.
 //
-//   mnk::oracle::Solved s = mnk::oracle::SolveNaively({3, 3, 3});
+//   mnk::naive::Solved s = mnk::naive::SolveNaively({3, 3, 3});
 //   s.size();                    // 5478 reachable positions
 //   s.at(".........").value;     // kDraw
-#ifndef MNK_TESTS_ORACLE_H_
-#define MNK_TESTS_ORACLE_H_
+#ifndef MNK_TESTS_NAIVE_SOLVER_H_
+#define MNK_TESTS_NAIVE_SOLVER_H_
 
 #include <cstdint>
 #include <string>
@@ -18,7 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "rules/game/game.h"
 
-namespace mnk::oracle {
+namespace mnk::naive {
 
 // k in a row of `mark` anywhere on the board, found by trying every cell
 // and direction.
@@ -56,6 +56,6 @@ std::vector<std::string> NaiveImages(const GameSpec& spec,
 // The number of symmetry classes among the positions of `solved`.
 uint64_t CountClasses(const GameSpec& spec, const Solved& solved);
 
-}  // namespace mnk::oracle
+}  // namespace mnk::naive
 
-#endif  // MNK_TESTS_ORACLE_H_
+#endif  // MNK_TESTS_NAIVE_SOLVER_H_

@@ -1,17 +1,23 @@
-// Where a game's answers come from, chosen in one place for every tool and
-// binding (play, serve, the benchmarks, the C library and the Python
-// module): a table file the user names; else the game's built-in table
-// (data/builtin.h); else, on a Connect-style board, the exact search after
-// an opening book (the user's, else the built-in one).
+// The answer call: a game's answers, from where they come, chosen in one
+// place for every tool and binding (play, serve, the benchmarks, the C
+// library, the Python module, the WebAssembly module): a table file the
+// user names; else the game's built-in table (data/builtin.h); else, on a
+// Connect-style board, the exact search after an opening book (the
+// user's, else the built-in one). Answer() parses a position and answers
+// it, a search within limits checked inside the search; a failure's
+// reason is read by FailureOf (oracle.h).
 //
 //   mnk::SourceOptions options;                 // built-in, or:
 //   options.table = "/tables/5x4k4g.mnk";
 //   absl::StatusOr<std::unique_ptr<mnk::AnswerSource>> source =
 //       mnk::AnswerSource::Open(mnk::GameSpec{5, 4, 4, true}, options);
-//   mnk::AnswerSource::Lease lease = (*source)->Take();   // for a search
-//   absl::StatusOr<mnk::Analysis> a = lease.oracle().Analyze(position);
-#ifndef MNK_PLAYER_ANSWER_SOURCE_H_
-#define MNK_PLAYER_ANSWER_SOURCE_H_
+//   absl::StatusOr<mnk::Analysis> a = (*source)->Answer("X..../.....");
+//   mnk::AnswerLimits limits;                   // for a search
+//   limits.max_time = absl::Seconds(2);
+//   a = (*source)->Answer(position, limits);
+//   if (mnk::FailureOf(a.status()) == mnk::AnswerFailure::kDeadline) ...
+#ifndef MNK_ANSWER_ANSWER_H_
+#define MNK_ANSWER_ANSWER_H_
 
 #include <atomic>
 #include <cstdint>
@@ -21,8 +27,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
-#include "player/player.h"
+#include "absl/types/span.h"
+#include "answer/oracle.h"
 #include "rules/game/game.h"
 #include "search/connect.h"
 #include "table/table.h"
@@ -81,6 +89,29 @@ class AnswerSource {
   // "built-in", a table file's path, or "search".
   const std::string& origin() const { return origin_; }
 
+  // The answer call. `position` is parsed (kInvalidArgument "position 'P':
+  // why", AnswerFailure::kBadPosition), then answered by the table, the
+  // book or the rules at once, or by a search within `limits` (its
+  // max_nodes 0: the source's) on a search leased for the call, waiting
+  // while every search is busy; `progress` as the search goes through the
+  // moves. The table's file is checked before and after (kDataLoss,
+  // kTableChanged, once it was changed in place). Thread-safe. Why a call
+  // failed: FailureOf (answer/oracle.h).
+  absl::StatusOr<Analysis> Answer(absl::string_view position,
+                                  const AnswerLimits& limits = {},
+                                  const Progress& progress = {},
+                                  Need need = Need::kEveryMove) const;
+  absl::StatusOr<Analysis> Answer(const Position& p,
+                                  const AnswerLimits& limits = {},
+                                  const Progress& progress = {},
+                                  Need need = Need::kEveryMove) const;
+  // The answers to `positions`, in order, on one lease, each within
+  // `limits`. The first failure ends the batch, its message starting
+  // "position I" (I counted from 0) and its AnswerFailure kept.
+  absl::StatusOr<std::vector<Analysis>> AnswerAll(
+      absl::Span<const std::string> positions,
+      const AnswerLimits& limits = {}) const;
+
   // One search's use, or none for a table: the oracle to answer with.
   // Its search (if any) is the caller's alone until the lease ends.
   class Lease {
@@ -128,4 +159,4 @@ class AnswerSource {
 
 }  // namespace mnk
 
-#endif  // MNK_PLAYER_ANSWER_SOURCE_H_
+#endif  // MNK_ANSWER_ANSWER_H_

@@ -1,12 +1,13 @@
 // Answers to positions: what a table, or the exact search after an opening
-// book, says of a position and of each of its moves. The player's tools
-// (play, serve, the library, the module) ask their Oracle.
+// book, says of a position and of each of its moves (an Oracle, which
+// AnswerSource in answer.h hands out), the limits of a search's answer,
+// and the reasons an answer fails (AnswerFailure).
 //
 //   absl::StatusOr<mnk::Analysis> a = mnk::Analyze(table, pos);
 //   mnk::Oracle searched(search.get());  // a ConnectSearch, not a table
 //   absl::StatusOr<mnk::Analysis> b = searched.Analyze(pos);
-#ifndef MNK_PLAYER_ORACLE_H_
-#define MNK_PLAYER_ORACLE_H_
+#ifndef MNK_ANSWER_ORACLE_H_
+#define MNK_ANSWER_ORACLE_H_
 
 #include <atomic>
 #include <cstdint>
@@ -75,9 +76,27 @@ struct AnswerLimits {
 absl::StatusOr<absl::Duration> TimeLimit(double seconds,
                                          absl::string_view name);
 
-// True for the status of a search stopped by its AnswerLimits (node budget,
-// time, cancel), whose code then says which: the one test of it, never by
-// the message's text.
+// Why an answer failed, carried by its status (a payload, never the
+// message's text) and read by FailureOf: what each binding maps to its own
+// error (exception, status code, HTTP status).
+enum class AnswerFailure {
+  kNone,          // OK
+  kBadPosition,   // kInvalidArgument: not a position of the game
+  kNodeLimit,     // kResourceExhausted: the search's node budget
+  kDeadline,      // kDeadlineExceeded: the answer's time limit
+  kCancelled,     // kCancelled: the cancel flag or the poll
+  kTableDamaged,  // kDataLoss: a page that fails its checksum
+  kTableChanged,  // kDataLoss: the file was changed in place
+  kNoMemory,      // kResourceExhausted: memory could not be had
+  kOther,         // anything else (the code says what)
+};
+// `status` marked with `failure` (for the code the table above gives).
+absl::Status WithFailure(absl::Status status, AnswerFailure failure);
+// The failure `status` carries; for an unmarked one, by its code alone:
+// kDataLoss a damaged table, kResourceExhausted no memory, else kOther.
+AnswerFailure FailureOf(const absl::Status& status);
+// True for a search stopped by its AnswerLimits: kNodeLimit, kDeadline or
+// kCancelled.
 bool IsSearchStop(const absl::Status& status);
 
 // What an answer must hold: every move's outcome (eval, --position, the
@@ -122,8 +141,8 @@ class Oracle {
   }
 
  private:
-  // The status of a search of p stopped by its limits, marked as such
-  // (IsSearchStop).
+  // The status of a search of p stopped by its limits, marked with its
+  // AnswerFailure.
   absl::Status Stopped(const Position& p, SearchStop why) const;
   // The answer from the book: nullopt unless it holds p and every move.
   std::optional<Analysis> FromBook(const Position& p) const;
@@ -141,4 +160,4 @@ absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,
 
 }  // namespace mnk
 
-#endif  // MNK_PLAYER_ORACLE_H_
+#endif  // MNK_ANSWER_ORACLE_H_
