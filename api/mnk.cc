@@ -1,7 +1,7 @@
-// The C library (mnk.h) over the C++ core: AnswerSource and the player's
-// Oracle for answers, the retrograde solver and the table writer for
-// mnk_solve. Every entry point catches what the core may throw and keeps
-// the message of its failure for mnk_last_error().
+// The C library (mnk.h) over the C++ core: the answer call
+// (answer/answer.h) for probes, the solve call (solver/solve_job.h) for
+// mnk_estimate and mnk_solve_with. Every entry point catches what the core
+// may throw and keeps the message of its failure for mnk_last_error().
 #include "api/mnk.h"
 
 #include <algorithm>
@@ -10,14 +10,15 @@
 #include <memory>
 #include <new>
 #include <string>
-#include <thread>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "answer/answer.h"
-#include "player/player.h"
+#include "answer/oracle.h"
 #include "rules/game/game.h"
-#include "solver/retrograde/solver.h"
+#include "solver/solve_job.h"
+#include "table/layout.h"
 #include "table/record.h"
 
 struct mnk_source {
@@ -127,6 +128,68 @@ mnk_status Probe(mnk_source* source, const char* position,
   if (!a.ok()) return Failed(a.status());
   Fill(s.game(), *a, answer);
   return MNK_OK;
+}
+
+// The request `options` (NULL: the defaults) make for `game`.
+absl::StatusOr<SolveRequest> RequestOf(const mnk_game* game,
+                                       const mnk_solve_options* options) {
+  absl::StatusOr<GameSpec> spec = SpecOf(game);
+  if (!spec.ok()) return spec.status();
+  mnk_solve_options o;
+  mnk_solve_options_init(&o);
+  if (options != nullptr) o = *options;
+  SolveRequest request;
+  request.game = *spec;
+  if (o.layout != nullptr) {
+    if (absl::Status s = SetLayout(request, o.layout); !s.ok()) return s;
+  }
+  if (o.remoteness < -1 || o.remoteness > 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("remoteness ", o.remoteness,
+                     ": expected -1 (the layout's own), 0 or 1"));
+  }
+  if (o.remoteness >= 0) request.remoteness = o.remoteness == 1;
+  request.threads = o.threads;
+  request.memory = o.max_memory;
+  if (o.work_dir != nullptr) request.work_dir = o.work_dir;
+  request.resume = o.resume != 0;
+  if (o.tier_indices != 0) request.tier_indices = o.tier_indices;
+  if (o.progress != nullptr) {
+    request.on_progress = [progress = o.progress, user = o.user](
+                              const char* phase, int layer, uint64_t done,
+                              uint64_t total) {
+      progress(user, phase, layer, done, total);
+    };
+  }
+  if (o.cancel != nullptr) request.cancel = &o.cancel->flag;
+  return request;
+}
+
+void Fill(const SolveJob& job, mnk_solve_estimate* out) {
+  *out = mnk_solve_estimate{};
+  absl::SNPrintF(out->layout, sizeof(out->layout), "%s",
+                 job.options.layout.name());
+  out->remoteness = job.options.layout.has_remoteness();
+  out->indices = job.estimate.indices;
+  out->memory = job.bytes;
+  out->max_memory = job.options.max_bytes;
+  out->fits = job.refusal.empty();
+  out->seconds_low = job.estimate.seconds.low;
+  out->seconds_high = job.estimate.seconds.high;
+  out->table_bytes_low = job.estimate.table_bytes.low;
+  out->table_bytes_high = job.estimate.table_bytes.high;
+  out->work_dir_bytes_low = job.estimate.work_dir_bytes.low;
+  out->work_dir_bytes_high = job.estimate.work_dir_bytes.high;
+}
+
+void Fill(const Solved& solved, mnk_solve_result* out) {
+  const SolveStats& st = solved.solution.stats;
+  *out = mnk_solve_result{};
+  out->start_value = static_cast<mnk_value>(st.start_value);
+  out->start_remoteness = st.start_remoteness;
+  out->reachable = st.reachable;
+  out->table_bytes = solved.table_bytes;
+  out->seconds = st.seconds;
 }
 
 }  // namespace
@@ -255,34 +318,54 @@ void mnk_cancel_reset(mnk_cancel* cancel) {
 
 void mnk_cancel_free(mnk_cancel* cancel) { delete cancel; }
 
-mnk_status mnk_solve(const mnk_game* game, const char* path, int threads,
-                     uint64_t max_memory, mnk_progress progress, void* user) {
+void mnk_solve_options_init(mnk_solve_options* options) {
+  if (options == nullptr) return;
+  *options = mnk_solve_options{};
+  options->remoteness = -1;
+}
+
+mnk_status mnk_estimate(const mnk_game* game, const mnk_solve_options* options,
+                        mnk_solve_estimate* out) {
   return mnk::Guarded([&] {
-    absl::StatusOr<mnk::GameSpec> spec = mnk::SpecOf(game);
-    if (!spec.ok()) return mnk::Failed(spec.status());
+    if (out == nullptr) return mnk::Invalid("out is NULL");
+    absl::StatusOr<mnk::SolveRequest> request = mnk::RequestOf(game, options);
+    if (!request.ok()) return mnk::Failed(request.status());
+    absl::StatusOr<mnk::SolveJob> job = mnk::PlanSolveJob(*request);
+    if (!job.ok()) return mnk::Failed(job.status());
+    mnk::Fill(*job, out);
+    return MNK_OK;
+  });
+}
+
+mnk_status mnk_solve_with(const mnk_game* game, const char* path,
+                          const mnk_solve_options* options,
+                          mnk_solve_result* out) {
+  return mnk::Guarded([&] {
     if (path == nullptr || path[0] == '\0') {
       return mnk::Invalid("the table's path is empty: expected a file name");
     }
-    if (threads < 0 || threads > 256) {
-      return mnk::Invalid(absl::StrCat("threads ", threads,
-                                       ": expected 0 (one per core) to "
-                                       "256"));
-    }
-    mnk::SolveOptions options;
-    options.threads = threads > 0
-                          ? threads
-                          : std::max(1u, std::thread::hardware_concurrency());
-    options.max_bytes = max_memory > 0 ? max_memory : mnk::DefaultMemoryLimit();
-    if (progress != nullptr) {
-      options.on_progress = [progress, user](const char* phase, int layer,
-                                             uint64_t done, uint64_t total) {
-        progress(user, phase, layer, done, total);
-      };
-    }
-    absl::Status solved =
-        mnk::SolveToTable(*mnk::Game::Create(*spec), options, path);
-    return solved.ok() ? MNK_OK : mnk::Failed(solved);
+    absl::StatusOr<mnk::SolveRequest> request = mnk::RequestOf(game, options);
+    if (!request.ok()) return mnk::Failed(request.status());
+    request->out = path;
+    absl::StatusOr<mnk::SolveJob> job = mnk::PlanSolveJob(*request);
+    if (!job.ok()) return mnk::Failed(job.status());
+    absl::StatusOr<mnk::Solved> solved = mnk::RunSolveJob(*job);
+    if (!solved.ok()) return mnk::Failed(solved.status());
+    if (out != nullptr) mnk::Fill(*solved, out);
+    return MNK_OK;
   });
+}
+
+mnk_status mnk_solve(const mnk_game* game, const char* path, int threads,
+                     uint64_t max_memory, mnk_progress progress, void* user) {
+  mnk_solve_options options;
+  mnk_solve_options_init(&options);
+  options.layout = "full";
+  options.threads = threads;
+  options.max_memory = max_memory;
+  options.progress = progress;
+  options.user = user;
+  return mnk_solve_with(game, path, &options, nullptr);
 }
 
 }  // extern "C"

@@ -190,16 +190,73 @@ void mnk_cancel_free(mnk_cancel* cancel);
  * of `total`: every quarter second from a thread of the solver's, and once
  * at the end from the thread that called mnk_solve. It may read and write
  * the caller's `user` data (guarding it from the caller's other threads)
- * and call mnk_* functions on other sources; it cannot stop the solve,
- * which waits for it to return. */
+ * and call mnk_* functions on other sources; the solve waits for it to
+ * return (mnk_solve_options.cancel stops it). */
 typedef void (*mnk_progress)(void* user, const char* phase, int layer,
                              uint64_t done, uint64_t total);
 
-/* Solves `game` completely and writes its table (the full layout: value,
- * remoteness and best move of every position) to `path`, using `threads`
- * threads (0: one per core) and at most `max_memory` bytes (0: 3/4 of the
- * machine's). For small games: 4x4 takes a second, 5x4 with gravity a few.
- * `progress` may be NULL. */
+/* How a game is solved (mnk_solve_options_init sets the defaults), as
+ * `solve`'s flags say it (docs/tables.md, docs/big-boards.md). */
+typedef struct {
+  /* "auto" (or NULL: full up to 64 MiB, else compressed, else what fits
+   * in max_memory), "full", "compact", "compressed" or "book". */
+  const char* layout;
+  /* -1: the layout's own; 0: a compressed table without remoteness. */
+  int remoteness;
+  int threads;         /* 0: one per core; at most 256 */
+  uint64_t max_memory; /* 0: 3/4 of the machine's */
+  /* A directory for the solved tiers (NULL: in memory); resume 1
+   * continues the solve kept there; tier_indices a power of two (0:
+   * 1048576). */
+  const char* work_dir;
+  int resume;
+  uint64_t tier_indices;
+  mnk_progress progress; /* NULL: none */
+  void* user;
+  const mnk_cancel* cancel; /* MNK_CANCELLED once set; nothing written */
+} mnk_solve_options;
+
+/* What a solve will take, before it starts, as `solve --estimate` says. */
+typedef struct {
+  char layout[16];     /* the layout chosen: "full", "compressed", ... */
+  int remoteness;      /* 1: the table keeps remoteness */
+  uint64_t indices;    /* boards the solve tests */
+  uint64_t memory;     /* the most it holds (0 for a book: unknown) */
+  uint64_t max_memory; /* the limit it is held to */
+  int fits;            /* 0: memory > max_memory; mnk_solve_with refuses */
+  double seconds_low, seconds_high; /* from the rates measured here */
+  double table_bytes_low, table_bytes_high;
+  double work_dir_bytes_low, work_dir_bytes_high; /* 0 in memory */
+} mnk_solve_estimate;
+
+/* What a solve found and wrote. */
+typedef struct {
+  mnk_value start_value; /* for X, the first player */
+  int start_remoteness;
+  uint64_t reachable; /* positions */
+  uint64_t table_bytes;
+  double seconds;
+} mnk_solve_result;
+
+void mnk_solve_options_init(mnk_solve_options* options);
+
+/* The estimate of solving `game` with `options` (NULL: the defaults);
+ * MNK_INVALID_ARGUMENT for options that do not go together (the message
+ * says why). Solves nothing. */
+mnk_status mnk_estimate(const mnk_game* game, const mnk_solve_options* options,
+                        mnk_solve_estimate* out);
+
+/* Solves `game` completely with `options` (NULL: the defaults) and writes
+ * its table to `path`; `out` may be NULL. MNK_RESOURCE_EXHAUSTED for a
+ * solve past max_memory (the message says what would fit) or a full work
+ * dir; MNK_PERMISSION_DENIED and the writer's errors for a table that
+ * cannot be written (checked before solving). */
+mnk_status mnk_solve_with(const mnk_game* game, const char* path,
+                          const mnk_solve_options* options,
+                          mnk_solve_result* out);
+
+/* mnk_solve_with the full layout, `threads`, `max_memory` and `progress`:
+ * for small games (4x4 takes a second, 5x4 with gravity a few). */
 mnk_status mnk_solve(const mnk_game* game, const char* path, int threads,
                      uint64_t max_memory, mnk_progress progress, void* user);
 

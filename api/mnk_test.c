@@ -178,6 +178,56 @@ static void test_solve_and_open_table(void) {
   CHECK(contains(mnk_last_error(), "solving 7,6,4 needs"));
 }
 
+/* The solve's options: an estimate first, then a compressed table without
+ * remoteness, solved in tiers; a cancelled solve writes nothing. */
+static void test_estimate_and_solve_with_options(void) {
+  mnk_game g444 = {4, 4, 4, 1, 0};
+  mnk_solve_options o;
+  mnk_solve_options_init(&o);
+  mnk_solve_estimate e;
+  CHECK(mnk_estimate(&g444, &o, &e) == MNK_OK);
+  CHECK(strcmp(e.layout, "full") == 0 && e.remoteness == 1 &&
+        e.indices == 201755 && e.fits == 1 && e.memory <= e.max_memory);
+  CHECK(e.seconds_low <= e.seconds_high && e.table_bytes_low > 0);
+  o.layout = "compressed";
+  o.remoteness = 0;
+  char* work_dir = strdup(temp_path("c-work"));
+  o.work_dir = work_dir;
+  o.tier_indices = 4096;
+  CHECK(mnk_estimate(&g444, &o, &e) == MNK_OK);
+  CHECK(strcmp(e.layout, "compressed") == 0 && e.remoteness == 0);
+  const char* path = temp_path("4x4g.mnk");
+  mnk_solve_result r;
+  CHECK(mnk_solve_with(&g444, path, &o, &r) == MNK_OK);
+  CHECK(r.start_value == MNK_DRAW && r.reachable > 0 && r.table_bytes > 0);
+  mnk_source* t = NULL;
+  CHECK(mnk_open_table(path, &t) == MNK_OK);
+  mnk_answer a;
+  CHECK(mnk_probe(t, "..../..../..../....", &a) == MNK_OK);
+  CHECK(a.value == MNK_DRAW && a.remoteness == -1);
+  mnk_close(t);
+  /* Options that do not go together, a bad layout, a cancel. */
+  o.layout = "full";
+  CHECK(mnk_estimate(&g444, &o, &e) == MNK_INVALID_ARGUMENT);
+  CHECK(contains(mnk_last_error(), "full tables always keep remoteness"));
+  o.layout = "tiny";
+  CHECK(mnk_solve_with(&g444, path, &o, NULL) == MNK_INVALID_ARGUMENT);
+  CHECK(contains(mnk_last_error(), "layout 'tiny': expected auto"));
+  mnk_solve_options_init(&o);
+  o.remoteness = 2;
+  CHECK(mnk_estimate(&g444, &o, &e) == MNK_INVALID_ARGUMENT);
+  mnk_solve_options_init(&o);
+  mnk_cancel* cancel = NULL;
+  CHECK(mnk_cancel_new(&cancel) == MNK_OK);
+  mnk_cancel_set(cancel);
+  o.cancel = cancel;
+  const char* cancelled = temp_path("cancelled.mnk");
+  CHECK(mnk_solve_with(&g444, cancelled, &o, NULL) == MNK_CANCELLED);
+  CHECK(fopen(cancelled, "rb") == NULL);
+  mnk_cancel_free(cancel);
+  free(work_dir);
+}
+
 /* Connect Four 7x6: by search after the built-in book. */
 static const char* kHard = "......./......./......./......./X....../O.....X";
 
@@ -333,6 +383,7 @@ int main(void) {
   test_tictactoe();
   test_bad_games_and_files();
   test_solve_and_open_table();
+  test_estimate_and_solve_with_options();
   test_connect_four();
   test_threads();
   test_messages_quote_user_text();

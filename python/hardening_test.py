@@ -230,7 +230,7 @@ def test_out_of_memory_says_how_much(tmp_path):
 import resource, mnk
 resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 try:
-    mnk.Game(5, 4, 4).solve('{tmp_path}/t.mnk', threads=1)
+    mnk.Game(5, 4, 4).solve('{tmp_path}/t.mnk', threads=1, layout='full')
 except MemoryError as e:
     print(e)
 """], env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),

@@ -2,7 +2,7 @@
 misère): every position's value, remoteness and best move, from solved
 tables or exact search. docs/python.md shows it in use."""
 
-from typing import Callable, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 __version__: str
 
@@ -68,6 +68,12 @@ class Game:
     # stops it too (KeyboardInterrupt). Nothing is written then.
     def solve(self, path: str,
               progress: Optional[Callable[[str, int, int, int], None]] = None,
-              threads: int = 0) -> None: ...
+              threads: int = 0, layout: str = "auto",
+              remoteness: Optional[bool] = None, memory: int = 0,
+              work_dir: str = "", resume: bool = False,
+              tier_indices: int = 1048576) -> Dict[str, Any]: ...
+    def estimate(self, layout: str = "auto",
+                 remoteness: Optional[bool] = None, memory: int = 0,
+                 threads: int = 0, work_dir: str = "") -> Dict[str, Any]: ...
 
 def open_table(path: str) -> Table: ...

@@ -1,6 +1,6 @@
 // The Python module `mnk` (pybind11), over the same core as `play`:
-// AnswerSource chooses a game's table, book or search; the player's Oracle
-// answers; the retrograde solver and the table writer solve. Errors become
+// the answer call (answer/answer.h) answers, the solve call
+// (solver/solve_job.h) solves and estimates. Errors become
 // Python exceptions carrying the core's message; the GIL is released while
 // the core works (solves, searches, batches), and Ctrl-C stops it (the
 // search polls for it; a solve runs on a thread of its own while the
@@ -33,10 +33,10 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "answer/answer.h"
-#include "player/player.h"
+#include "answer/oracle.h"
 #include "rules/game/game.h"
 #include "rules/game/printable.h"
-#include "solver/retrograde/solver.h"
+#include "solver/solve_job.h"
 #include "table/record.h"
 
 namespace py = pybind11;
@@ -197,13 +197,10 @@ Result Answer(const AnswerSource& s, const std::string& position,
   limits.max_nodes = max_nodes;
   limits.max_time = OrRaise(TimeLimit(max_seconds, "max_seconds"));
   limits.poll = [&interrupt] { return interrupt.Check(); };
-  absl::StatusOr<Analysis> a;
-  if (!s.searched()) {
-    a = s.Answer(position, limits);
-  } else {
-    py::gil_scoped_release release;
-    a = s.Answer(position, limits);
-  }
+  std::optional<py::gil_scoped_release> release;
+  if (s.searched()) release.emplace();
+  absl::StatusOr<Analysis> a = s.Answer(position, limits);
+  release.reset();
   interrupt.RaiseKept();
   return ResultOf(s.game(), OrRaise(std::move(a)));
 }
@@ -361,27 +358,66 @@ struct PyGame {
     return Source(OpenSource(spec, options));
   }
 
-  void Solve(const std::string& path, py::object progress, int threads) const {
+  // The request of solve() and estimate(): the game and the options.
+  SolveRequest Request(const std::string& layout, py::object remoteness,
+                       uint64_t memory, int threads,
+                       const std::string& work_dir, bool resume,
+                       uint64_t tier_indices) const {
+    CheckPath(work_dir);
+    SolveRequest request;
+    request.game = spec;
+    if (absl::Status s = SetLayout(request, layout); !s.ok()) Raise(s);
+    if (!remoteness.is_none() && !py::isinstance<py::bool_>(remoteness)) {
+      throw py::type_error("remoteness: expected True, False or None");
+    }
+    if (!remoteness.is_none()) request.remoteness = remoteness.cast<bool>();
+    request.memory = memory;
+    request.threads = threads;
+    request.work_dir = work_dir;
+    request.resume = resume;
+    request.tier_indices = tier_indices;
+    return request;
+  }
+
+  py::dict Estimate(const std::string& layout, py::object remoteness,
+                    uint64_t memory, int threads,
+                    const std::string& work_dir) const {
+    const SolveJob job = OrRaise(
+        PlanSolveJob(Request(layout, remoteness, memory, threads, work_dir,
+                             false, SolveRequest().tier_indices)));
+    const SolveEstimate& e = job.estimate;
+    py::dict d;
+    d["layout"] = job.options.layout.name();
+    d["remoteness"] = job.options.layout.has_remoteness();
+    d["indices"] = e.indices;
+    d["memory"] = job.bytes;
+    d["max_memory"] = job.options.max_bytes;
+    d["refusal"] = job.refusal.empty() ? py::object(py::none())
+                                       : py::object(py::str(job.refusal));
+    d["seconds"] = py::make_tuple(e.seconds.low, e.seconds.high);
+    d["table_bytes"] = py::make_tuple(e.table_bytes.low, e.table_bytes.high);
+    d["work_dir_bytes"] =
+        py::make_tuple(e.work_dir_bytes.low, e.work_dir_bytes.high);
+    return d;
+  }
+
+  py::dict Solve(const std::string& path, py::object progress, int threads,
+                 const std::string& layout, py::object remoteness,
+                 uint64_t memory, const std::string& work_dir, bool resume,
+                 uint64_t tier_indices) const {
     CheckPath(path);
     if (path.empty()) {
       Raise(absl::InvalidArgumentError("path is empty: expected a file name"));
     }
-    if (threads < 0 || threads > 256) {
-      Raise(absl::InvalidArgumentError(absl::StrCat(
-          "threads ", threads, ": expected 0 (one per core) to 256")));
-    }
-    const Game game = *Game::Create(spec);
-    SolveOptions options;
-    options.threads = threads > 0
-                          ? threads
-                          : std::max(1u, std::thread::hardware_concurrency());
-    options.max_bytes = DefaultMemoryLimit();
+    SolveRequest request = Request(layout, remoteness, memory, threads,
+                                   work_dir, resume, tier_indices);
+    request.out = path;
     std::atomic<bool> cancel{false};
-    options.cancel = &cancel;
+    request.cancel = &cancel;
     Interrupt interrupt;
     if (!progress.is_none()) {
       // A callback that raises stops the solve; its exception is raised.
-      options.on_progress = [&progress, &interrupt, &cancel](
+      request.on_progress = [&progress, &interrupt, &cancel](
                                 const char* phase, int layer, uint64_t done,
                                 uint64_t total) {
         py::gil_scoped_acquire acquire;
@@ -394,21 +430,27 @@ struct PyGame {
         }
       };
     }
+    const SolveJob job = OrRaise(PlanSolveJob(request));
+    std::optional<Solved> solved;
     const absl::Status status = SolveInterruptibly(
         [&]() -> absl::Status {
-          try {
-            return SolveToTable(game, options, path);
-          } catch (const std::bad_alloc&) {
-            return absl::ResourceExhaustedError(absl::StrFormat(
-                "solving %s ran out of memory: it needs about %.2f GiB on %d "
-                "threads, and that much could not be had",
-                spec.Name(), SolveBytes(game, options) / 1073741824.0,
-                options.threads));
-          }
+          absl::StatusOr<Solved> s = RunSolveJob(job);
+          if (!s.ok()) return s.status();
+          solved.emplace(*std::move(s));
+          return absl::OkStatus();
         },
         cancel, interrupt);
     interrupt.RaiseKept();
     if (!status.ok()) Raise(status);
+    const SolveStats& st = solved->solution.stats;
+    py::dict d;
+    d["layout"] = job.options.layout.name();
+    d["reachable"] = st.reachable;
+    d["table_bytes"] = solved->table_bytes;
+    d["start_value"] = std::string(ValueName(st.start_value));
+    d["start_remoteness"] = st.start_remoteness;
+    d["seconds"] = st.seconds;
+    return d;
   }
 
   std::string Repr() const {
@@ -539,8 +581,21 @@ void AddGame(py::module_& m) {
            "SearchStopped past them.")
       .def("solve", &PyGame::Solve, py::arg("path"),
            py::arg("progress") = py::none(), py::arg("threads") = 0,
-           "Solves the game and writes its table to `path`; progress(phase, "
-           "layer, done, total) is called now and then.")
+           py::arg("layout") = "auto", py::arg("remoteness") = py::none(),
+           py::arg("memory") = 0, py::arg("work_dir") = "",
+           py::arg("resume") = false,
+           py::arg("tier_indices") = SolveRequest().tier_indices,
+           "Solves the game and writes its table to `path` (as `solve` "
+           "does, with its options); progress(phase, layer, done, total) is "
+           "called now and then. Returns what it found: layout, reachable, "
+           "table_bytes, start_value, start_remoteness, seconds.")
+      .def("estimate", &PyGame::Estimate, py::arg("layout") = "auto",
+           py::arg("remoteness") = py::none(), py::arg("memory") = 0,
+           py::arg("threads") = 0, py::arg("work_dir") = "",
+           "What solve() would take, before it starts (as `solve "
+           "--estimate`): the layout chosen, indices, memory and its limit, "
+           "the refusal if it does not fit, and (low, high) seconds, "
+           "table_bytes and work_dir_bytes.")
       .def("__repr__", &PyGame::Repr);
 
   m.def("open_table", &OpenTable, py::arg("path"),

@@ -149,6 +149,30 @@ def test_solve_then_open(tmp_path):
         mnk.Game(7, 6, 4).solve(str(tmp_path / "no.mnk"))
 
 
+
+def test_solve_writes_every_layout_and_estimates(tmp_path):
+    g = mnk.Game(4, 4, 4, gravity=True)
+    e = g.estimate()
+    assert (e["layout"], e["remoteness"], e["indices"]) == ("full", True,
+                                                           201755)
+    assert e["refusal"] is None and e["memory"] <= e["max_memory"]
+    assert e["seconds"][0] <= e["seconds"][1]
+    refused = mnk.Game(4, 4, 4).estimate(memory=1 << 20)
+    assert "needs 4.84 MiB; the limit is 1.00 MiB" in refused["refusal"]
+    path = str(tmp_path / "4x4.mnk")
+    done = g.solve(path, layout="compressed", remoteness=False,
+                   work_dir=str(tmp_path / "work"), tier_indices=4096)
+    assert (done["layout"], done["start_value"]) == ("compressed", "draw")
+    with mnk.open_table(path) as t:
+        r = t.probe("..../..../..../....")
+        assert (r.value, r.remoteness) == ("draw", None)
+    with pytest.raises(ValueError, match="full tables always keep remoteness"):
+        g.estimate(layout="full", remoteness=False)
+    with pytest.raises(ValueError, match="layout 'tiny': expected auto"):
+        g.solve(path, layout="tiny")
+    with pytest.raises(MemoryError, match="needs 4.84 MiB"):
+        mnk.Game(4, 4, 4).solve(path, memory=1 << 20)
+
 HARD = "......./......./......./......./X....../O.....X"
 
 

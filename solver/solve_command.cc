@@ -26,8 +26,8 @@
 #include "rules/game/game_json.h"
 #include "rules/game/printable.h"
 #include "solver/retrograde/solver.h"
-#include "solver/retrograde/sparse.h"
 #include "solver/solve_estimate.h"
+#include "solver/solve_job.h"
 #include "solver/solve_plan.h"
 #include "store/tier_flags.h"
 #include "store/work_dir.h"
@@ -62,20 +62,6 @@ ABSL_FLAG(std::string, remoteness, "",
 namespace mnk {
 namespace {
 
-// --layout=auto writes full tables up to this size.
-constexpr uint64_t kAutoFullBytes = uint64_t{64} << 20;
-
-// Compressed tables: the bytes of each kind of section.
-struct SectionBytes {
-  uint64_t values = 0, moves = 0, remoteness = 0;
-};
-
-// What the solve wrote: its layout, size and sections.
-struct Written {
-  uint64_t table_bytes = 0;
-  SectionBytes sections;
-};
-
 // "full layout", "compressed layout without remoteness": what the summary
 // says the table keeps.
 std::string LayoutText(TableLayout layout) {
@@ -103,8 +89,8 @@ void ReportProcess(const SolveStats& st) {
                Bytes(st.payload_read).c_str(), Bytes(st.joined).c_str());
 }
 
-std::string Summary(const Solution& s, const Written& w,
-                    const std::string& out) {
+std::string Summary(const Solved& solved, const std::string& out) {
+  const Solution& s = solved.solution;
   const SolveStats& st = s.stats;
   std::string text = absl::StrFormat(
       "game        %s (%dx%d, %d in a row %s%s)\n"
@@ -121,7 +107,8 @@ std::string Summary(const Solution& s, const Written& w,
       st.draws, st.losses);
   absl::StrAppendFormat(
       &text, "table       %s, %d bytes, %.2f bits per reachable position%s\n",
-      LayoutText(s.layout), w.table_bytes, 8.0 * w.table_bytes / st.reachable,
+      LayoutText(s.layout), solved.table_bytes,
+      8.0 * solved.table_bytes / st.reachable,
       out.empty()
           ? "; not written (no --out=FILE)"
           : absl::StrCat(", written to ", Printable(AbsolutePath(out))));
@@ -134,7 +121,8 @@ std::string Summary(const Solution& s, const Written& w,
   return text;
 }
 
-std::string Json(const Solution& s, const Written& w) {
+std::string Json(const Solved& solved) {
+  const Solution& s = solved.solution;
   const SolveStats& st = s.stats;
   nlohmann::ordered_json j = {
       {"game", GameJson(s.game.spec())},
@@ -153,8 +141,8 @@ std::string Json(const Solution& s, const Written& w) {
       {"indices", s.index.size()},
       {"layout", s.layout.name()},
       {"remoteness", s.layout.has_remoteness()},
-      {"table_bytes", w.table_bytes},
-      {"bits_per_position", 8.0 * w.table_bytes / st.reachable},
+      {"table_bytes", solved.table_bytes},
+      {"bits_per_position", 8.0 * solved.table_bytes / st.reachable},
       {"seconds", st.seconds},
       {"positions_per_second", st.reachable / std::max(st.seconds, 1e-9)},
       {"index_visits", st.index_visits},
@@ -171,11 +159,11 @@ std::string Json(const Solution& s, const Written& w) {
                      {"payload_read", st.payload_read},
                      {"joined", st.joined}};
   }
-  if (w.sections.values > 0) {
+  if (solved.value_bytes > 0) {
     j["section_bits_per_position"] = {
-        {"values", 8.0 * w.sections.values / st.reachable},
-        {"moves", 8.0 * w.sections.moves / st.reachable},
-        {"remoteness", 8.0 * w.sections.remoteness / st.reachable}};
+        {"values", 8.0 * solved.value_bytes / st.reachable},
+        {"moves", 8.0 * solved.move_bytes / st.reachable},
+        {"remoteness", 8.0 * solved.remoteness_bytes / st.reachable}};
   }
   return j.dump() + "\n";
 }
@@ -187,129 +175,53 @@ void OnSignal(int signal) {
   std::raise(signal);
 }
 
-// The layout --layout and --remoteness ask for; nullopt for --layout=auto
-// (then `remoteness` says whether --remoteness=no was given).
-struct LayoutRequest {
-  std::optional<TableLayout> layout;
-  bool remoteness = true;
-};
-
-absl::StatusOr<LayoutRequest> LayoutFromFlags() {
-  const std::string name = absl::GetFlag(FLAGS_layout);
-  const std::optional<Layout> layout = LayoutNamed(name);
-  if (name != "auto" && !layout.has_value()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--layout=", Printable(name),
-                     ": expected auto, full, compact, compressed or book"));
+// --layout and --remoteness, parsed (their combination is the job's to
+// check).
+absl::Status LayoutFromFlags(SolveRequest& request) {
+  if (absl::Status s = SetLayout(request, absl::GetFlag(FLAGS_layout));
+      !s.ok()) {
+    return s;
   }
   const std::string remoteness = absl::GetFlag(FLAGS_remoteness);
   if (!remoteness.empty() && remoteness != "yes" && remoteness != "no") {
     return absl::InvalidArgumentError(absl::StrCat(
         "--remoteness=", Printable(remoteness), ": expected yes or no"));
   }
-  if (remoteness == "no" && layout == Layout::kFull) {
-    return absl::InvalidArgumentError(
-        "--remoteness=no with --layout=full: full tables always keep "
-        "remoteness; use --layout=compressed (or leave --layout out)");
-  }
-  if (remoteness == "no" && layout == Layout::kBook) {
-    return absl::InvalidArgumentError(
-        "--remoteness=no with --layout=book: books always keep remoteness");
-  }
-  if (remoteness == "yes" && layout == Layout::kCompact) {
-    return absl::InvalidArgumentError(
-        "--remoteness=yes with --layout=compact: compact tables never "
-        "keep remoteness; use --layout=compressed or full");
-  }
-  LayoutRequest request;
-  request.remoteness = remoteness != "no";
-  if (layout == Layout::kCompressed) {
-    request.layout = TableLayout::Compressed(request.remoteness);
-  } else if (layout.has_value()) {
-    request.layout = TableLayout::Of(*layout);
-  }
-  return request;
+  if (!remoteness.empty()) request.remoteness = remoteness == "yes";
+  return absl::OkStatus();
 }
 
-// Every option but the layout, from the flags.
-absl::StatusOr<SolveOptions> OptionsFromFlags(Cluster& cluster) {
-  SolveOptions options;
+// The request the flags make.
+absl::StatusOr<SolveRequest> RequestFromFlags(Cluster& cluster) {
+  SolveRequest request;
+  absl::StatusOr<Game> game = GameFromFlags(GameSpec());
+  if (!game.ok()) return game.status();
+  request.game = game->spec();
+  if (absl::Status s = LayoutFromFlags(request); !s.ok()) return s;
   absl::StatusOr<int> threads = ThreadsFromFlag(kMaxThreads);
   if (!threads.ok()) return threads.status();
-  options.threads = *threads;
-  options.progress = !absl::GetFlag(FLAGS_quiet);
-  options.max_bytes = DefaultMemoryLimit();
+  request.threads = *threads;
+  request.progress = !absl::GetFlag(FLAGS_quiet);
   if (const std::string m = absl::GetFlag(FLAGS_memory); !m.empty()) {
     absl::StatusOr<uint64_t> parsed = BytesFlag("memory", m);
     if (!parsed.ok()) return parsed.status();
-    options.max_bytes = *parsed;
+    request.memory = *parsed;
   }
-  options.work_dir = WorkDirFromFlag();
-  absl::StatusOr<TierFlags> tiers = TierFlagsFromFlags(options.work_dir);
+  request.work_dir = WorkDirFromFlag();
+  absl::StatusOr<TierFlags> tiers = TierFlagsFromFlags(request.work_dir);
   if (!tiers.ok()) return tiers.status();
-  options.resume = tiers->resume;
-  options.tier_indices = tiers->tier_indices;
-  options.cluster = &cluster;
-  return options;
-}
-
-// --layout=auto: a full table while it is small (a probe is one load, tens
-// of nanoseconds), the compressed layout past that (10 to 30 times
-// smaller) or without remoteness; then, if that solve does not fit in
-// --memory, the compressed one, else the compact one, saying so.
-TableLayout ChooseLayout(const Game& game, const LayoutRequest& request,
-                         SolveOptions options, bool lead) {
-  if (request.layout.has_value()) return *request.layout;
-  const bool small =
-      TableFileSize(PositionIndex(game).size()) <= kAutoFullBytes;
-  options.layout = small && request.remoteness
-                       ? TableLayout::Full()
-                       : TableLayout::Compressed(request.remoteness);
-  const uint64_t preferred = SolveBytes(game, options);
-  if (preferred <= options.max_bytes) return options.layout;
-  const TableLayout first = options.layout;
-  options.layout = TableLayout::Compressed(request.remoteness);
-  if (SolveBytes(game, options) > options.max_bytes) {
-    options.layout = TableLayout::Compact();
+  request.resume = tiers->resume;
+  request.tier_indices = tiers->tier_indices;
+  request.cluster = &cluster;
+  request.plan_processes = absl::GetFlag(FLAGS_plan);
+  if (request.plan_processes != 0) {
+    absl::StatusOr<uint64_t> network =
+        BytesFlag("network", absl::GetFlag(FLAGS_network));
+    if (!network.ok()) return network.status();
+    request.network = static_cast<double>(*network);
   }
-  if (lead && SolveBytes(game, options) <= options.max_bytes) {
-    std::fprintf(stderr,
-                 "%s: --layout=auto: a %s table needs %s to solve, more "
-                 "than --memory=%s; writing a %s table instead\n",
-                 ToolName().c_str(), first.name(), Bytes(preferred).c_str(),
-                 Bytes(options.max_bytes).c_str(),
-                 options.layout == TableLayout::Compact()
-                     ? "compact (values only)"
-                     : "compressed");
-  }
-  return options.layout;
-}
-
-// The message for a solve that needs more than --memory, with what would
-// need less.
-std::string MemoryMessage(const Game& game, const SolveOptions& options) {
-  const uint64_t need = SolveBytes(game, options);
-  std::string hint;
-  if (options.work_dir.empty()) {
-    SolveOptions in_tiers = options;
-    in_tiers.work_dir = "DIR";
-    if (const uint64_t tiers = SolveBytes(game, in_tiers); tiers < need) {
-      absl::StrAppend(&hint, "; with --work-dir=DIR it needs ", Bytes(tiers));
-    }
-  }
-  if (options.layout != TableLayout::Compact()) {
-    SolveOptions compact = options;
-    compact.layout = TableLayout::Compact();
-    if (const uint64_t less = SolveBytes(game, compact); less < need) {
-      absl::StrAppend(&hint, "; --layout=compact needs ", Bytes(less));
-    }
-  }
-  absl::StrAppend(&hint,
-                  "; --layout=book needs 9 bytes a reachable position "
-                  "(boards with far fewer positions than indices)");
-  return absl::StrCat("solving ", game.spec().Name(), " needs ", Bytes(need),
-                      "; the limit is ", Bytes(options.max_bytes),
-                      " (--memory)", hint);
+  request.out = UserPath(absl::GetFlag(FLAGS_out));
+  return request;
 }
 
 // The exit status and message of a solve that failed. The command line
@@ -341,120 +253,62 @@ int SolveFailed(const absl::Status& status, const std::string& work_dir) {
   return Fail(kExitWorkDir, absl::StrCat(status.message(), advice));
 }
 
-// The table's size (and sections) and, if `out` is given, the table
-// written there.
-absl::StatusOr<Written> WriteSolution(const Solution& s,
-                                      const std::string& out) {
-  Written w;
-  w.table_bytes = s.kept->FileBytes();
-  // Compressed sections come values, moves, remoteness: one of each kind a
-  // layer.
-  const std::vector<uint64_t> sizes = s.kept->SectionSizes();
-  const size_t layers = s.game.cells() / 2 + 1;
-  uint64_t* kinds[3] = {&w.sections.values, &w.sections.moves,
-                        &w.sections.remoteness};
-  for (size_t i = 0; i < sizes.size(); ++i) *kinds[i / layers] += sizes[i];
-  if (!out.empty()) {
-    if (absl::Status status =
-            s.kept->Write(out, s.game.spec(), s.stats.reachable);
-        !status.ok()) {
-      return status;
-    }
+// The exit status of a RunSolveJob that failed, by the step it failed at.
+int RunFailed(const absl::Status& status, const SolveJob& job) {
+  switch (SolveFailureOf(status)) {
+    case SolveFailure::kTable:
+      return Fail(kExitTable, status);
+    case SolveFailure::kMemory:
+      return Fail(kExitMemory, status);
+    default:
+      return SolveFailed(status, job.options.work_dir);
   }
-  return w;
 }
 
-// --estimate: what the solve would take, printed by rank 0.
-int PrintEstimate(const Game& game, const SolveOptions& options, bool lead) {
-  if (!lead) return kExitOk;
-  const SolveEstimate estimate = EstimateSolve(game, options);
-  std::string report = EstimateReport(game, options, estimate);
-  if (!estimate.reachable_bound && estimate.memory > options.max_bytes) {
-    absl::StrAppend(&report, "refused as it is: ", MemoryMessage(game, options),
-                    "\n");
-  }
-  if (std::fputs(report.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
-    return OutputFailed("the estimate");
+// Standard output, checked: exit 6 when it cannot be written.
+int Print(const std::string& text, const char* what) {
+  if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
+    return OutputFailed(what);
   }
   return kExitOk;
 }
 
-// --plan=N: the solve shared by N processes, printed by rank 0.
-int PrintPlan(const Game& game, const SolveOptions& options, bool lead) {
-  const int processes = absl::GetFlag(FLAGS_plan);
-  if (processes < 1 || processes > 65536) {
-    return Fail(kExitUsage, absl::StrCat("--plan=", processes,
-                                         ": expected a number of processes "
-                                         "from 1 to 65536"));
+// --estimate: what the solve would take.
+std::string EstimateText(const SolveJob& job) {
+  std::string report = EstimateReport(job.game, job.options, job.estimate);
+  if (!job.refusal.empty()) {
+    absl::StrAppend(&report, "refused as it is: ", job.refusal, "\n");
   }
-  if (options.work_dir.empty() || options.layout == TableLayout::Book()) {
-    return Fail(kExitUsage,
-                "--plan plans a solve in tiers: it needs --work-dir=DIR (and "
-                "not --layout=book, which is solved in memory)");
-  }
-  absl::StatusOr<uint64_t> network =
-      BytesFlag("network", absl::GetFlag(FLAGS_network));
-  if (!network.ok()) return Fail(kExitUsage, network.status());
-  if (!lead) return kExitOk;
-  const SolvePlan plan =
-      PlanSolve(game, options, processes, static_cast<double>(*network));
-  const std::string report = PlanReport(game, options, plan);
-  if (std::fputs(report.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
-    return OutputFailed("the plan");
-  }
-  return kExitOk;
+  return report;
 }
 
 int Main(Cluster& cluster) {
   const bool lead = cluster.rank() == 0;
-  absl::StatusOr<Game> game = GameFromFlags(GameSpec());
-  if (!game.ok()) return Fail(kExitUsage, game.status());
-  if (absl::Status s = CheckSolvable(*game); !s.ok())
-    return Fail(kExitUsage, s);
-  absl::StatusOr<LayoutRequest> layout = LayoutFromFlags();
-  if (!layout.ok()) return Fail(kExitUsage, layout.status());
-  absl::StatusOr<SolveOptions> options = OptionsFromFlags(cluster);
-  if (!options.ok()) return Fail(kExitUsage, options.status());
-  // A table that cannot be written is found out before the solve, not after.
-  const std::string out = UserPath(absl::GetFlag(FLAGS_out));
-  if (!out.empty() && lead) {
-    if (absl::Status s = CheckTableTarget(out); !s.ok()) {
-      return Fail(kExitTable, s);
-    }
+  absl::StatusOr<SolveRequest> request = RequestFromFlags(cluster);
+  if (!request.ok()) return Fail(kExitUsage, request.status());
+  absl::StatusOr<SolveJob> job = PlanSolveJob(*request);
+  if (!job.ok()) return Fail(kExitUsage, job.status());
+  if (lead && !job->layout_note.empty()) {
+    std::fprintf(stderr, "%s: %s\n", ToolName().c_str(),
+                 job->layout_note.c_str());
   }
-  options->layout = ChooseLayout(*game, *layout, *options, lead);
   if (absl::GetFlag(FLAGS_estimate)) {
-    return PrintEstimate(*game, *options, lead);
+    return lead ? Print(EstimateText(*job), "the estimate") : kExitOk;
   }
-  if (absl::GetFlag(FLAGS_plan) != 0) return PrintPlan(*game, *options, lead);
-  const bool sparse = options->layout == TableLayout::Book();
-  if (sparse && (!options->work_dir.empty() || cluster.size() > 1)) {
-    return Fail(kExitUsage,
-                "--layout=book is solved in memory by one process: it takes "
-                "no --work-dir and no MPI ranks");
+  if (job->plan.has_value()) {
+    return lead ? Print(PlanReport(job->game, job->options, *job->plan),
+                        "the plan")
+                : kExitOk;
   }
-  if (!sparse && SolveBytes(*game, *options) > options->max_bytes) {
-    return Fail(kExitMemory, MemoryMessage(*game, *options));
-  }
-  absl::StatusOr<Solution> solution =
-      sparse ? SolveSparse(*game, *options) : Solve(*game, *options);
-  if (sparse && absl::IsResourceExhausted(solution.status())) {
-    return Fail(kExitMemory, solution.status());
-  }
-  if (!solution.ok()) return SolveFailed(solution.status(), options->work_dir);
+  absl::StatusOr<Solved> solved = RunSolveJob(*job);
+  if (!solved.ok()) return RunFailed(solved.status(), *job);
   if (cluster.size() > 1 && !absl::GetFlag(FLAGS_quiet)) {
-    ReportProcess(solution->stats);
+    ReportProcess(solved->solution.stats);
   }
   if (!lead) return kExitOk;  // rank 0 of an MPI solve writes and reports
-  absl::StatusOr<Written> written = WriteSolution(*solution, out);
-  if (!written.ok()) return Fail(kExitTable, written.status());
-  const std::string report = absl::GetFlag(FLAGS_json)
-                                 ? Json(*solution, *written)
-                                 : Summary(*solution, *written, out);
-  if (std::fputs(report.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
-    return OutputFailed("the summary");
-  }
-  return kExitOk;
+  return Print(
+      absl::GetFlag(FLAGS_json) ? Json(*solved) : Summary(*solved, job->out),
+      "the summary");
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ if grep -qa AddressSanitizer "$SOLVE"; then
 else
   (ulimit -v 20000 && exec "$SOLVE" --width=4 --height=4 --k=4 --quiet) > /dev/null 2> "$TMP/err"
   expect_eq "solve memory exit" 4 $?
-  expect_contains "solve memory" "solve: out of memory" "$(cat "$TMP/err")"
+  expect_contains "solve memory" "solve: solving 4,4,4 ran out of memory: it needs about" "$(cat "$TMP/err")"
   "$SOLVE" --width=4 --height=4 --k=4 --quiet --out="$TMP/444.mnk" > /dev/null
   # (The table is mapped: 20 MB of address space is too little for its 23.)
   (ulimit -v 20000 && exec "$PLAY" --table="$TMP/444.mnk" --position=................) > /dev/null 2> "$TMP/err"

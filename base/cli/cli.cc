@@ -14,7 +14,6 @@
 #include <optional>
 #include <string>
 #include <system_error>
-#include <thread>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -28,6 +27,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "base/parallel/malloc_arena.h"
+#include "base/parallel/parallel.h"
 #include "rules/game/printable.h"
 
 namespace mnk {
@@ -93,7 +93,7 @@ absl::StatusOr<int> ThreadsFlag(int threads) {
         "--threads=", threads, ": expected 0 (one per core) to ", kMaxThreads));
   }
   if (threads > 0) return threads;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return DefaultThreads();
 }
 
 absl::StatusOr<uint64_t> BytesFlag(absl::string_view flag,

@@ -25,6 +25,12 @@
 
 namespace mnk {
 
+// The threads a tool or a call works on when its caller says 0: one per
+// core.
+inline int DefaultThreads() {
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 // Runs work(begin, end, worker) over [0, count) in chunks of at most `chunk`
 // items on `threads` workers; worker 0 is the calling thread, and no other
 // thread starts for a single chunk. [0, count) is cut into one stretch a

@@ -250,14 +250,4 @@ absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options) {
   return solution;
 }
 
-absl::Status SolveToTable(const Game& game, const SolveOptions& options,
-                          const std::string& path) {
-  if (absl::Status s = CheckTableTarget(path); !s.ok()) return s;
-  SolveOptions full = options;
-  full.layout = TableLayout::Full();
-  absl::StatusOr<Solution> solved = Solve(game, full);
-  if (!solved.ok()) return solved.status();
-  return solved->kept->Write(path, game.spec(), solved->stats.reachable);
-}
-
 }  // namespace mnk

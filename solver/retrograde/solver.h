@@ -92,7 +92,7 @@ struct SolveOptions {
   // then required; only rank 0 keeps records and statistics.
   Cluster* cluster = nullptr;
   // Stops the solve once set, from any thread: Solve then gives kCancelled
-  // (and SolveToTable writes nothing). Looked at between layers, and in
+  // (and RunSolveJob writes nothing). Looked at between layers, and in
   // memory (no work dir) between chunks of 64K positions too; a work dir
   // keeps the layers done, for a resume.
   const std::atomic<bool>* cancel = nullptr;
@@ -173,13 +173,6 @@ struct Solution {
 // counted: unknown before), and the table is written from there a layer at a
 // time (the largest layer's sections).
 absl::StatusOr<Solution> Solve(const Game& game, const SolveOptions& options);
-
-// Solves `game` in memory and writes its full table (every position's
-// value, remoteness and best move) to `path`: what the C library and the
-// Python module offer for small games. The target is checked before the
-// solve (CheckTableTarget); Solve's errors, then the writer's.
-absl::Status SolveToTable(const Game& game, const SolveOptions& options,
-                          const std::string& path);
 
 // The bytes Solve() would need (it refuses more than options.max_bytes).
 // Only for games CheckSolvable accepts.
