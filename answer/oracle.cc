@@ -161,13 +161,4 @@ std::string ProgressLine(int done, int total, absl::Duration spent) {
       absl::FormatDuration(absl::Trunc(spent, absl::Milliseconds(100))));
 }
 
-absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,
-                                          const Position& p,
-                                          const Progress& progress, Need need) {
-  if (absl::Status s = oracle.CheckUnchanged(); !s.ok()) return s;
-  absl::StatusOr<Analysis> a = oracle.Analyze(p, progress, need);
-  if (absl::Status s = oracle.CheckUnchanged(); !s.ok()) return s;
-  return a;
-}
-
 }  // namespace mnk

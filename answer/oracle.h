@@ -153,11 +153,6 @@ class Oracle {
   AnswerLimits limits_;
 };
 
-absl::StatusOr<Analysis> AnalyzeUnchanged(const Oracle& oracle,
-                                          const Position& p,
-                                          const Progress& progress = {},
-                                          Need need = Need::kEveryMove);
-
 }  // namespace mnk
 
 #endif  // MNK_ANSWER_ORACLE_H_

@@ -193,28 +193,53 @@ std::string AnalysisLine(const Game& game, const Analysis& a) {
   return out;
 }
 
+namespace {
+
+// The error line of `line`: {"input": its first 64 bytes, "error":
+// message} (and "code" when not null) or "error: message".
+void AppendErrorLine(absl::string_view line, absl::string_view message,
+                     bool json, const char* code, std::string* out) {
+  constexpr size_t kEcho = 64;
+  const std::string input = line.size() > kEcho
+                                ? absl::StrCat(line.substr(0, kEcho), "...")
+                                : std::string(line);
+  if (!json) {
+    absl::StrAppend(out, "error: ", message, "\n");
+    return;
+  }
+  nlohmann::ordered_json j = {{"input", input},
+                              {"error", std::string(message)}};
+  if (code != nullptr) j["code"] = code;
+  out->append(Dump(j));
+}
+
+// The position a batch line holds: kInvalidArgument, saying why, for a
+// line too long, empty, or no position of `game`.
+absl::StatusOr<Position> LinePosition(const Game& game, absl::string_view line,
+                                      bool too_long) {
+  if (too_long) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "line is longer than ", kMaxLineBytes, " bytes: expected a position"));
+  }
+  if (line.empty()) {
+    return absl::InvalidArgumentError("empty line: expected a position");
+  }
+  return game.Parse(line);
+}
+
+}  // namespace
+
 absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
                               bool json, bool too_long, std::string* out,
                               const Progress& progress) {
-  auto error = [&](absl::string_view message) {
-    constexpr size_t kEcho = 64;
-    const std::string input = line.size() > kEcho
-                                  ? absl::StrCat(line.substr(0, kEcho), "...")
-                                  : std::string(line);
-    out->append(json ? Dump({{"input", input}, {"error", std::string(message)}})
-                     : absl::StrCat("error: ", message, "\n"));
+  absl::StatusOr<Position> p = LinePosition(oracle.game(), line, too_long);
+  if (!p.ok()) {
+    AppendErrorLine(line, p.status().message(), json, nullptr, out);
     return absl::OkStatus();
-  };
-  if (too_long) {
-    return error(absl::StrCat("line is longer than ", kMaxLineBytes,
-                              " bytes: expected a position"));
   }
-  if (line.empty()) return error("empty line: expected a position");
-  absl::StatusOr<Position> p = oracle.game().Parse(line);
-  if (!p.ok()) return error(p.status().message());
   absl::StatusOr<Analysis> a = oracle.Analyze(*p, progress);
   if (!a.ok()) {
-    error(a.status().message()).IgnoreError();
+    AppendErrorLine(line, a.status().message(), json, nullptr, out);
     return a.status();  // the oracle's fault, not the line's
   }
   if (json) {
@@ -223,6 +248,22 @@ absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
     AppendAnalysisLine(oracle.game(), *a, out);
   }
   return absl::OkStatus();
+}
+
+std::string AnswerJsonLine(const AnswerSource& source, absl::string_view line,
+                           const AnswerLimits& limits,
+                           const Progress& progress) {
+  absl::StatusOr<Position> p = LinePosition(source.game(), line, false);
+  absl::StatusOr<Analysis> a =
+      p.ok() ? source.Answer(*p, limits, progress) : p.status();
+  std::string out;
+  if (a.ok()) {
+    AppendAnalysisJson(source.game(), *a, &out);
+  } else {
+    const std::string code = absl::StatusCodeToString(a.status().code());
+    AppendErrorLine(line, a.status().message(), true, code.c_str(), &out);
+  }
+  return out;
 }
 
 std::string AnswerLine(const Oracle& oracle, absl::string_view line, bool json,

@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "answer/answer.h"
 #include "answer/oracle.h"
 #include "rules/game/game.h"
 
@@ -54,6 +55,16 @@ std::string AnswerLine(const Oracle& oracle, absl::string_view line, bool json,
 absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
                               bool json, bool too_long, std::string* out,
                               const Progress& progress = {});
+
+// The JSON line of the batch protocol for `line` (no longer than
+// kMaxLineBytes), answered by `source` within `limits`; an error line
+// carries "code" too, absl's name of its status code ("INVALID_ARGUMENT"
+// for a bad position, "DEADLINE_EXCEEDED" for a search past its time,
+// "RESOURCE_EXHAUSTED" past its nodes, "CANCELLED"): the WebAssembly
+// module's answer.
+std::string AnswerJsonLine(const AnswerSource& source, absl::string_view line,
+                           const AnswerLimits& limits,
+                           const Progress& progress = {});
 
 // Reads one line (without its '\n', or "\r\n") of at most kMaxLineBytes;
 // a longer line is consumed to its end and reported through *too_long.

@@ -65,10 +65,10 @@ namespace {
 // commands, each in its own method.
 class Session {
  public:
-  Session(const Oracle& oracle, const GameOptions& options, std::istream& in,
-          std::ostream& out)
-      : oracle_(oracle),
-        game_(oracle.game()),
+  Session(const AnswerSource& source, const GameOptions& options,
+          std::istream& in, std::ostream& out)
+      : source_(source),
+        game_(source.game()),
         gravity_(game_.spec().gravity),
         human_(options.human_mark),
         human_side_(options.human_first ? 0 : 1),
@@ -140,7 +140,7 @@ class Session {
       if (spent < absl::Seconds(1)) return;
       out_ << "  (" << ProgressLine(done, total, spent) << ")\n" << std::flush;
     };
-    absl::StatusOr<Analysis> a = AnalyzeUnchanged(oracle_, p_, progress, need);
+    absl::StatusOr<Analysis> a = source_.Answer(p_, {}, progress, need);
     if (!a.ok()) {
       out_ << "The table cannot answer this position: " << a.status().message()
            << "\n";
@@ -258,7 +258,7 @@ class Session {
     return human_won ? "You win." : "I win.";
   }
 
-  const Oracle oracle_;
+  const AnswerSource& source_;
   const Game& game_;
   const bool gravity_;
   const char human_;
@@ -276,9 +276,10 @@ class Session {
 
 }  // namespace
 
-int PlayGame(const Oracle& oracle, const GameOptions& options, std::istream& in,
+int PlayGame(const AnswerSource& source, const GameOptions& options,
+             std::istream& in,
              std::ostream& out) {
-  return Session(oracle, options, in, out).Run();
+  return Session(source, options, in, out).Run();
 }
 
 }  // namespace mnk

@@ -1,7 +1,7 @@
 // The interactive game in a terminal: the board drawn as text, the
 // person's moves and commands, the computer's answers.
 //
-//   mnk::PlayGame(table, {.human_first = true}, std::cin, std::cout);
+//   mnk::PlayGame(*source, {.human_first = true}, std::cin, std::cout);
 #ifndef MNK_PLAYER_GAME_SESSION_H_
 #define MNK_PLAYER_GAME_SESSION_H_
 
@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "answer/oracle.h"
+#include "answer/answer.h"
 #include "rules/game/game.h"
 
 namespace mnk {
@@ -25,7 +25,8 @@ struct GameOptions {
   char human_mark = 'X';  // the person's stones are drawn with this mark
 };
 
-// Interactive games against the table or search, one after another while
+// Interactive games against `source` (answer/answer.h: its table or
+// search), one after another while
 // the person answers "y" to "Play again?". Reads moves and the commands
 // hint, eval, help and quit from `in`; never fails on bad input. Returns 0
 // (also at end of input), or kTableFailed when the table could not answer
@@ -33,8 +34,8 @@ struct GameOptions {
 // move of the player's). A search that takes over a second says how far
 // it got, a line a move solved.
 inline constexpr int kTableFailed = 3;
-int PlayGame(const Oracle& oracle, const GameOptions& options, std::istream& in,
-             std::ostream& out);
+int PlayGame(const AnswerSource& source, const GameOptions& options,
+             std::istream& in, std::ostream& out);
 
 }  // namespace mnk
 

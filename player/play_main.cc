@@ -182,8 +182,8 @@ absl::Status CheckFlags() {
 }
 
 // --position: one answer.
-int AnswerPosition(const Oracle& oracle, const std::string& position) {
-  absl::StatusOr<Position> p = oracle.game().Parse(position);
+int AnswerPosition(const AnswerSource& source, const std::string& position) {
+  absl::StatusOr<Position> p = source.game().Parse(position);
   if (!p.ok()) {
     return Fail(kExitBadPosition,
                 absl::StrCat("--position=", Printable(position), ": ",
@@ -196,16 +196,20 @@ int AnswerPosition(const Oracle& oracle, const std::string& position) {
     if (spent < absl::Seconds(1)) return;
     std::cerr << "play: " << ProgressLine(done, total, spent) << "\n";
   };
-  absl::StatusOr<Analysis> a = oracle.Analyze(*p, progress);
+  absl::StatusOr<Analysis> a = source.Answer(*p, {}, progress);
   if (!a.ok()) return Fail(kExitTable, a.status());
-  std::cout << (absl::GetFlag(FLAGS_json) ? AnalysisJson(oracle.game(), *a)
-                                          : AnalysisText(oracle.game(), *a));
+  std::cout << (absl::GetFlag(FLAGS_json) ? AnalysisJson(source.game(), *a)
+                                          : AnalysisText(source.game(), *a));
   std::cout.flush();
   return std::cout ? kExitOk : OutputFailed();
 }
 
-// --batch: one answer a line of standard input.
-int AnswerBatch(const Oracle& oracle) {
+// --batch: one answer a line of standard input, all on one lease of the
+// source (one search, its table kept from line to line); the table's file
+// is checked around each read and write (BatchStreams), not each line.
+int AnswerBatch(const AnswerSource& source) {
+  const AnswerSource::Lease lease = source.Take();
+  const Oracle oracle = lease.oracle();
   // A larger pipe (if standard output is one) takes a whole batch's
   // answers without waiting for the reader; where it is refused, the
   // answers simply go in smaller pieces.
@@ -234,12 +238,12 @@ int AnswerBatch(const Oracle& oracle) {
 }
 
 // A game against the person at the terminal.
-int PlayAgainstPerson(const Oracle& oracle) {
+int PlayAgainstPerson(const AnswerSource& source) {
   GameOptions options;
   options.human_first = absl::GetFlag(FLAGS_first) == "human";
   options.human_mark =
       static_cast<char>(std::toupper(absl::GetFlag(FLAGS_mark)[0]));
-  const int played = PlayGame(oracle, options, std::cin, std::cout);
+  const int played = PlayGame(source, options, std::cin, std::cout);
   std::cout.flush();
   if (!std::cout) return OutputFailed();
   return played == kTableFailed ? kExitTable : kExitOk;
@@ -284,10 +288,8 @@ int Main() {
   if (absl::Status s = CheckFlags(); !s.ok()) return Fail(kExitUsage, s);
   absl::StatusOr<std::unique_ptr<AnswerSource>> source = OpenSource();
   if (!source.ok()) return SourceFailed(source.status());
-  const AnswerSource::Lease lease = (*source)->Take();
-  const Oracle oracle = lease.oracle();
   if (const std::optional<std::string> position = PositionFlag()) {
-    return AnswerPosition(oracle, *position);
+    return AnswerPosition(**source, *position);
   }
   struct stat in;
   if (fstat(STDIN_FILENO, &in) == 0 && S_ISDIR(in.st_mode)) {
@@ -295,8 +297,8 @@ int Main() {
                 "standard input is a directory: expected positions or moves, "
                 "one a line");
   }
-  if (absl::GetFlag(FLAGS_batch)) return AnswerBatch(oracle);
-  return PlayAgainstPerson(oracle);
+  if (absl::GetFlag(FLAGS_batch)) return AnswerBatch(**source);
+  return PlayAgainstPerson(**source);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "answer/answer.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "search/connect.h"
@@ -174,16 +175,21 @@ TEST(PlayerTest, TheSearchAnswersAsTheTableDoes) {
 // moves, hints and evaluations.
 TEST(PlayerTest, AGameAgainstTheSearchIsTheGameAgainstTheTable) {
   const Table table = Load("4x4k4g.mnk");
-  std::unique_ptr<ConnectSearch> search =
-      *ConnectSearch::Create(table.game(), {16});
+  const std::unique_ptr<AnswerSource> from_table =
+      AnswerSource::Of(table, "4x4k4g.mnk");
+  SourceOptions no_table;
+  no_table.builtin = false;
+  const std::unique_ptr<AnswerSource> searched =
+      *AnswerSource::Open(table.game().spec(), no_table);
+  ASSERT_TRUE(searched->searched());
   const std::string moves = "hint\neval\n1\n2\nhint\n0\n3\n1\n2\n0\n3\n";
   for (const bool human_first : {true, false}) {
     std::istringstream in1(moves), in2(moves);
     std::ostringstream with_table, with_search;
     GameOptions options;
     options.human_first = human_first;
-    EXPECT_EQ(PlayGame(table, options, in1, with_table), 0);
-    EXPECT_EQ(PlayGame(Oracle(search.get()), options, in2, with_search), 0);
+    EXPECT_EQ(PlayGame(*from_table, options, in1, with_table), 0);
+    EXPECT_EQ(PlayGame(*searched, options, in2, with_search), 0);
     EXPECT_EQ(with_search.str(), with_table.str());
     EXPECT_NE(with_table.str().find("I play column"), std::string::npos);
     EXPECT_NE(with_table.str().find("Best move: column"), std::string::npos);
@@ -209,7 +215,7 @@ TEST(PlayerTest, CrlfLinesAndEmptyLines) {
   const Table table = Load("3x3k3.mnk");
   std::istringstream crlf("4\r\n\r\n\n8\r\nquit\r\n");
   std::ostringstream out;
-  EXPECT_EQ(PlayGame(table, {}, crlf, out), 0);
+  EXPECT_EQ(PlayGame(*AnswerSource::Of(table, "3x3k3.mnk"), {}, crlf, out), 0);
   const std::string text = out.str();
   EXPECT_EQ(text.find("is not a cell number"), std::string::npos) << text;
   EXPECT_NE(text.find("Game abandoned."), std::string::npos) << text;

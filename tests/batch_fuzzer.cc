@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "answer/answer.h"
 #include "player/player.h"
 #include "solver/retrograde/solver.h"
 #include "store/write.h"
@@ -27,6 +28,15 @@ const mnk::Table& TableFor(bool gravity) {
   return *t;
 }
 
+const mnk::AnswerSource& SourceFor(bool gravity) {
+  static const mnk::AnswerSource* sources[2] = {nullptr, nullptr};
+  const mnk::AnswerSource*& s = sources[gravity];
+  if (s == nullptr) {
+    s = mnk::AnswerSource::Of(TableFor(gravity), "fuzz").release();
+  }
+  return *s;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -45,6 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::ostringstream out;
   mnk::GameOptions options;
   options.human_first = data[0] & 4;
-  if (mnk::PlayGame(table, options, in, out) != 0) std::abort();
+  if (mnk::PlayGame(SourceFor(data[0] & 1), options, in, out) != 0) {
+    std::abort();
+  }
   return 0;
 }

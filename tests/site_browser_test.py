@@ -291,10 +291,15 @@ class SiteTest(unittest.TestCase):
             const cancelled = outcome(player.analyse('7x6k4g', offBook,
                                                      {signal: stop.signal}));
             setTimeout(() => stop.abort(), 50);
+            const cancelledOutcome = await cancelled;
+            const worker = player.worker;
+            const timedOut = await outcome(player.analyse('7x6k4g', offBook,
+                                                          {timeLimit: 50}));
+            // A time limit ends the search inside the worker, which stays.
+            const kept = player.worker === worker;
             done([
-              await cancelled,
-              await outcome(player.analyse('7x6k4g', offBook,
-                                           {timeLimit: 50})),
+              cancelledOutcome,
+              timedOut,
               await outcome(player.analyse('7x6k4g', offBook,
                                            {maxNodes: 1000})),
               await outcome(player.analyse('3x3k3', 'XXX/.../...')),
@@ -304,6 +309,7 @@ class SiteTest(unittest.TestCase):
                 player.close();
                 return outcome(player.analyse('3x3k3', '.........'));
               })(),
+              kept,
             ]);
         """)
         self.assertEqual(results[0], "AbortError 20 "
@@ -320,6 +326,7 @@ class SiteTest(unittest.TestCase):
             results[5])
         self.assertEqual(results[6], "InvalidStateError 11 "
                          "the player is closed")
+        self.assertIs(results[7], True)
 
     def test_doc_example(self):
         """docs/javascript.md's browser example prints what its comments

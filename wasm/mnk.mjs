@@ -12,15 +12,17 @@
 //   game.close();
 //   mnk.games();                              // the built-in games
 //
-// Each call runs to its end on the calling thread: a page runs searches in
-// a web worker instead (mnk_player.mjs), where they can be cancelled.
+// Each call runs on the calling thread until its answer or its limits: a
+// page runs searches in a web worker instead (mnk_player.mjs), where they
+// can also be cancelled.
 //
 // Without a browser's fetch (node), pass the module's bytes:
 //   await load({wasmBinary: fs.readFileSync('mnk_core.wasm')});
 //
 // Arguments are checked before they reach the module: a board size a whole
 // number, gravity and misere booleans, searchMemory a whole number of bytes
-// from 1 and maxNodes one from 0 (0: no limit), each at most 2^53 - 1
+// from 1 and maxNodes one from 0 (0: no limit), each at most 2^53 - 1, and
+// timeLimit a number of ms from 0
 // (Number.MAX_SAFE_INTEGER); a table's bytes a Uint8Array, another typed
 // array or DataView, or an ArrayBuffer. Anything else throws a TypeError or
 // RangeError with `code` 'INVALID_ARGUMENT' naming the argument.
@@ -52,6 +54,16 @@ function flag(name, value) {
                   'expected true or false');
   }
   return value;
+}
+
+// A time limit in ms as the module's seconds: 0 (none) for 0, Infinity and
+// anything past 2^31 - 1 ms (as setTimeout), else a throw naming it.
+export function timeLimitSeconds(timeLimit) {
+  if (typeof timeLimit !== 'number' || !(timeLimit >= 0)) {
+    throw failure(RangeError, `timeLimit ${String(timeLimit).slice(0, 200)}: ` +
+                  'expected a number of ms, 0 or more (0: no limit)');
+  }
+  return timeLimit <= 2 ** 31 - 1 ? timeLimit / 1000 : 0;
 }
 
 // Deletes the module's side of a Game a program dropped without close().
@@ -133,13 +145,16 @@ class Game {
   // The position (rows from the top, X, O or . a cell, / between rows):
   // {game, position, to_move, value, remoteness, best_move, moves: [{move,
   // value, remoteness}]} (with gravity also best_column and each move's
-  // column). A search visits at most `maxNodes` positions (0: no limit)
-  // and calls onProgress(movesDone, moves) as it goes. Throws an Error
-  // saying what is wrong, its `code` "INVALID_ARGUMENT" for a bad position,
-  // "RESOURCE_EXHAUSTED" for a search over its budget, "FAILED_PRECONDITION"
-  // once the game is closed. An onProgress that throws ends the search:
-  // analyse throws what it threw, and the game stays usable.
-  analyse(position, {maxNodes = 0, onProgress} = {}) {
+  // column). A search visits at most `maxNodes` positions and runs at most
+  // `timeLimit` ms (0: no limit; Infinity and more than 2^31 - 1 ms: none),
+  // both checked inside the search, and calls onProgress(movesDone, moves)
+  // as it goes. Throws an Error saying what is wrong, its `code`
+  // "INVALID_ARGUMENT" for a bad position, "RESOURCE_EXHAUSTED" for a
+  // search over its budget, "DEADLINE_EXCEEDED" past its time,
+  // "FAILED_PRECONDITION" once the game is closed. An onProgress that
+  // throws ends the search: analyse throws what it threw, and the game
+  // stays usable.
+  analyse(position, {maxNodes = 0, timeLimit = 0, onProgress} = {}) {
     if (this.game === null) {
       throw failure(Error, 'the game is closed', 'FAILED_PRECONDITION');
     }
@@ -148,6 +163,7 @@ class Game {
                     'expected a string');
     }
     whole('maxNodes', maxNodes, 0);
+    const seconds = timeLimitSeconds(timeLimit);
     if (onProgress !== undefined && typeof onProgress !== 'function') {
       throw failure(TypeError, 'onProgress: expected a function');
     }
@@ -161,7 +177,8 @@ class Game {
         return false;  // stops the search
       }
     });
-    const answer = JSON.parse(this.game.answer(position, maxNodes, report));
+    const answer =
+        JSON.parse(this.game.answer(position, maxNodes, seconds, report));
     if (thrown !== null) throw thrown;
     if ('error' in answer) throw failure(Error, answer.error, answer.code);
     return answer;

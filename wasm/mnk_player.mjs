@@ -14,10 +14,11 @@
 //   });
 //   player.close();
 //
-// A cancelled or timed-out answer rejects with a DOMException named
-// 'AbortError' or 'TimeoutError'; the worker, stopped mid-search, is
-// replaced by a fresh one (the compiled module is kept), and the other
-// requests go on there.
+// A timed-out answer rejects with a DOMException named 'TimeoutError': the
+// search stops itself inside the worker, which keeps its module, tables and
+// built-in games. A cancelled one rejects with an 'AbortError'; the worker,
+// stopped mid-search, is replaced by a fresh one (the compiled module is
+// kept), and the other requests go on there.
 const here = (name) => new URL(name, import.meta.url);
 
 export class Player {
@@ -51,14 +52,16 @@ export class Player {
 
   // The answer to `position` of the game `game` (an id of games()). Rejects
   // with an Error (its `code` as mnk.mjs gives it) for a bad position or a
-  // search over `maxNodes` positions; with an AbortError once `signal`
-  // aborts, a TimeoutError after `timeLimit` ms (0, Infinity or more than
-  // 2^31 - 1: none; a negative number or NaN: a RangeError).
+  // search over `maxNodes` positions; with a TimeoutError after `timeLimit`
+  // ms of search (0, Infinity or more than 2^31 - 1: none; a negative
+  // number or NaN: a RangeError), the search stopped inside the worker,
+  // which keeps its module and tables; with an AbortError once `signal`
+  // aborts (the worker is replaced then).
   analyse(game, position,
           {signal, timeLimit = 0, maxNodes = 0, onProgress} = {}) {
-    return this.request({op: 'analyse', game, position, maxNodes,
+    return this.request({op: 'analyse', game, position, maxNodes, timeLimit,
                          searchMemory: this.searchMemory},
-                        {signal, timeLimit, onProgress});
+                        {signal, onProgress});
   }
 
   // Stops the worker; pending answers reject with an AbortError, later
@@ -70,7 +73,8 @@ export class Player {
     this.pending.clear();
   }
 
-  request(message, {signal, timeLimit = 0, onProgress} = {}) {
+  request(message, {signal, onProgress} = {}) {
+    const {timeLimit = 0} = message;
     const id = ++this.next;
     return new Promise((resolve, reject) => {
       if (this.closed) {
@@ -88,29 +92,22 @@ export class Player {
                              {code: 'INVALID_ARGUMENT'}));
         return;
       }
-      let timer;
       const done = (settle) => (value) => {
-        clearTimeout(timer);
         signal?.removeEventListener('abort', cancel);
         this.pending.delete(id);
         settle(value);
       };
       const cancel = () => this.cancel(id, abortError('cancelled'));
       signal?.addEventListener('abort', cancel);
-      // setTimeout holds 2^31 - 1 ms at most: longer (Infinity too) is
-      // no limit.
-      if (timeLimit > 0 && timeLimit <= 2 ** 31 - 1) {
-        timer = setTimeout(() => this.cancel(id, new DOMException(
-            `no answer within ${timeLimit} ms`, 'TimeoutError')), timeLimit);
-      }
       this.pending.set(id, {message: {id, ...message}, onProgress,
                             resolve: done(resolve), reject: done(reject)});
       this.worker.postMessage({id, ...message});
     });
   }
 
-  // Rejects request `id` and, as a search cannot be interrupted inside the
-  // worker, replaces the worker, sending it the requests still pending.
+  // Rejects request `id` and, as a cancel cannot reach a search inside the
+  // worker (it runs to its limits there), replaces the worker, sending it
+  // the requests still pending.
   cancel(id, error) {
     const request = this.pending.get(id);
     if (request === undefined) return;
@@ -134,6 +131,10 @@ export class Player {
         if (request === undefined) return;
         if (data.progress !== undefined) {
           request.onProgress?.(...data.progress);
+        } else if (data.error?.code === 'DEADLINE_EXCEEDED') {
+          request.reject(new DOMException(
+              `no answer within ${request.message.timeLimit} ms`,
+              'TimeoutError'));
         } else if (data.error !== undefined) {
           request.reject(Object.assign(new Error(data.error.message),
                                        {code: data.error.code}));

@@ -5,7 +5,7 @@
 //   core.games();  // the built-in games: [{"id":"3x3k3","title":...}, ...]
 //   const game = new core.Game(3, 3, 3, false, false, "", 64 << 20);
 //   game.error();               // "" when it opened
-//   game.answer(".../.X./...", 0, undefined);  // as play --batch --json
+//   game.answer(".../.X./...", 0, 0, undefined);  // as play --batch --json
 //   game.delete();
 //
 // Built by em++ only (wasm/build.sh), never by the host compiler: errors
@@ -18,7 +18,6 @@
 #include <optional>
 #include <string>
 
-#include "absl/status/status.h"
 #include "answer/answer.h"
 #include "nlohmann/json.hpp"
 #include "player/answers.h"
@@ -59,15 +58,16 @@ class WasmGame {
     return source_ ? source_->game().spec().Title() : "";
   }
   // The answer to one position, as one line of `play --batch --json`: the
-  // analysis, or {"input": ..., "error": ...}, with "code" (absl's name of
-  // the error: "INVALID_ARGUMENT" for a bad position, "RESOURCE_EXHAUSTED"
-  // for a search that would visit more than `max_nodes` positions, when
-  // max_nodes is not 0; "CANCELLED" once `progress` returned false).
-  // `progress`, a function or undefined, is called with (moves done,
-  // moves) as a search goes through the moves; it returns true to go on.
-  // mnk.mjs checks max_nodes (a whole number from 0 to 2^53 - 1).
+  // analysis, or {"input": ..., "error": ..., "code": ...} (AnswerJsonLine:
+  // "INVALID_ARGUMENT" for a bad position, "RESOURCE_EXHAUSTED" for a
+  // search past `max_nodes` positions, "DEADLINE_EXCEEDED" past
+  // `max_seconds`, each 0 for no limit; "CANCELLED" once `progress`
+  // returned false). `progress`, a function or undefined, is called with
+  // (moves done, moves) as a search goes through the moves; it returns
+  // true to go on. mnk.mjs checks the limits (whole numbers of nodes from
+  // 0 to 2^53 - 1; seconds from 0).
   std::string answer(const std::string& position, double max_nodes,
-                     emscripten::val progress) const {
+                     double max_seconds, emscripten::val progress) const {
     if (!source_) return "";
     std::atomic<bool> stop{false};
     Progress report;
@@ -79,17 +79,8 @@ class WasmGame {
     AnswerLimits limits;
     limits.max_nodes = static_cast<uint64_t>(max_nodes);
     limits.cancel = &stop;
-    AnswerSource::Lease lease = source_->Take();
-    std::string line;
-    const absl::Status status =
-        AppendAnswerLine(lease.oracle(std::move(limits)), position,
-                         /*json=*/true, /*too_long=*/false, &line, report);
-    nlohmann::ordered_json answer = nlohmann::ordered_json::parse(line);
-    if (!answer.contains("error")) return line;
-    answer["code"] = absl::StatusCodeToString(
-        status.ok() ? absl::StatusCode::kInvalidArgument : status.code());
-    return answer.dump(-1, ' ', false,
-                       nlohmann::ordered_json::error_handler_t::replace);
+    if (max_seconds > 0) limits.max_time = absl::Seconds(max_seconds);
+    return AnswerJsonLine(*source_, position, limits, report);
   }
 
  private:

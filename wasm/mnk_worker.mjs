@@ -5,7 +5,8 @@
 // Messages in:  {module}: the compiled mnk_core.wasm (a WebAssembly.Module),
 //                 first and once;
 //               {id, op: 'games'};
-//               {id, op: 'analyse', game, position, maxNodes, searchMemory}
+//               {id, op: 'analyse', game, position, maxNodes, timeLimit,
+//                searchMemory}
 //                 (game: an id of games()).
 // Messages out: {ready: true} or {failed: message}, once loaded;
 //               {id, progress: [movesDone, moves]} while a search goes on;
@@ -29,11 +30,13 @@ function game(id, searchMemory) {
   return games.get(id);
 }
 
-function answer({id, op, game: gameId, position, maxNodes, searchMemory}) {
+function answer({id, op, game: gameId, position, maxNodes, timeLimit,
+                 searchMemory}) {
   if (op === 'games') return mnk.games();
   if (op === 'analyse') {
     return game(gameId, searchMemory).analyse(position, {
       maxNodes,
+      timeLimit,
       onProgress: (done, total) => postMessage({id, progress: [done, total]}),
     });
   }

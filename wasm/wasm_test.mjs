@@ -84,6 +84,19 @@ for (const maxNodes of [-1, 0.5, NaN, 1e30, Infinity, 2 ** 63, 2 ** 64, '5',
                 {message: /^maxNodes .*: expected a whole number from 0 to/,
                  code: 'INVALID_ARGUMENT'}, `maxNodes ${maxNodes}`);
 }
+// A time limit ends the search inside the module (DEADLINE_EXCEEDED), and
+// the game answers on; 0 and Infinity are none, others are refused.
+const hard = '......./......./......./......./X....../O.....X';
+assert.throws(() => c7x6.analyse(hard, {timeLimit: 20}),
+              {code: 'DEADLINE_EXCEEDED',
+               message: /^the search of .* took more than 0.02 s/});
+assert.equal(JSON.stringify(c7x6.analyse(offBook, {timeLimit: Infinity})),
+             lines('c7x6.native').at(-1));
+for (const timeLimit of [-1, NaN, '5', null]) {
+  assert.throws(() => c7x6.analyse(offBook, {timeLimit}),
+                {message: /^timeLimit .*: expected a number of ms, 0 or more/,
+                 code: 'INVALID_ARGUMENT'}, `timeLimit ${timeLimit}`);
+}
 assert.throws(() => c7x6.analyse(42), {code: 'INVALID_ARGUMENT'});
 assert.throws(() => c7x6.analyse(offBook, {onProgress: 'yes'}),
               {code: 'INVALID_ARGUMENT'});
