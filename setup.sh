@@ -27,7 +27,7 @@ packages=(
   libssl-dev             # SHA-256 (libcrypto): what verify's work dir names
   libzstd-dev            # the solver's tiers on disk (--work-dir)
   nlohmann-json3-dev     # JSON output, and JSON read back in tests
-  libmicrohttpd-dev      # the web server (player/serve)
+  libmicrohttpd-dev      # the web server (serve/serve)
   pybind11-dev           # the Python module (//python:mnk) ...
   python3-dev            # ... for Debian's Python 3
   g++

@@ -19,10 +19,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The pipeline, first to last.
-order=(tools rules base table store search solver verify data answer player api python wasm install bench)
+order=(tools rules base table store search solver verify data answer player serve api python wasm install bench)
 # The branches, by package: a pattern matches the package and, with /...,
 # those under it.
-read_branch=(//search //data/... //answer/... //player/... //wasm/...)
+read_branch=(//search //data/... //answer/... //player/... //serve/... //wasm/...)
 write_branch=(//store/... //solver/... //verify/... //search/book/...)
 
 # Whether package $2 is $1 or, for a pattern //x/..., under //x.

@@ -18,7 +18,7 @@ esac
 runfiles="${RUNFILES_DIR:-${TEST_SRCDIR:-$0.runfiles}}"
 [ -d "$runfiles/mnk" ] && cd "$runfiles/mnk"
 mkdir -p "$prefix/bin"
-for tool in player/play player/serve player/sample solver/solve verify/verify search/book/book; do
+for tool in player/play serve/serve player/sample solver/solve verify/verify search/book/book; do
   if [ ! -f "$tool" ]; then
     echo "install: $tool is missing: run it as bazel run //install" >&2
     exit 1

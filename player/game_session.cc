@@ -10,7 +10,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "player/answers.h"
+#include "answer/text.h"
 
 namespace mnk {
 namespace {
@@ -277,8 +277,7 @@ class Session {
 }  // namespace
 
 int PlayGame(const AnswerSource& source, const GameOptions& options,
-             std::istream& in,
-             std::ostream& out) {
+             std::istream& in, std::ostream& out) {
   return Session(source, options, in, out).Run();
 }
 

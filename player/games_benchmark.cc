@@ -1,12 +1,14 @@
 // Whole games of Connect Four 7x6 from the empty board, answered as `play`
-// answers them with no flag (its built-in opening book, then the exact
-// search with play's default memory and threads, kept through the game):
+// answers them with no flag (the answer call: its built-in opening book,
+// then the exact search with play's default memory and threads, a source
+// opened for each game and kept through it):
 // the perfect player against a random and against a perfect opponent, as X
 // and as O, each of its moves timed. What "every move under 100 ms at p99"
 // is measured by.
 //
 //   bazel run //player:games_benchmark -- --games=100
 //   bazel run //player:games_benchmark -- --book=/tmp/deeper-book.mnk
+//   bazel run //player:games_benchmark -- --search_memory=64M
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -19,21 +21,18 @@
 #include "absl/flags/flag.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "answer/answer.h"
 #include "base/cli/cli.h"
+#include "base/cli/search_flags.h"
 #include "base/cli/threads_flag.h"
-#include "player/player.h"
 #include "rules/game/game.h"
 #include "search/connect.h"
-#include "table/table.h"
-#include "tools/cpp/runfiles/runfiles.h"
 
 ABSL_FLAG(int, games, 50,
           "games against a random opponent, for each side (against a perfect "
           "one each side's game is always the same: one each)");
 ABSL_FLAG(std::string, book, "",
           "the opening book (default: the built-in 7x6 book, as play uses)");
-ABSL_FLAG(int, table_bits, 20,
-          "log2 of the search's table entries (play's --search_memory=16M)");
 ABSL_FLAG(uint64_t, seed, 1, "random seed of the random opponent");
 
 namespace mnk {
@@ -52,26 +51,28 @@ double Percentile(std::vector<double> v, double q) {
   return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))];
 }
 
-// One game from the empty board: the perfect player moves as
-// `perfect_side`, the opponent at random (`rng`) or perfectly (null rng).
-// Appends the times of the perfect player's moves (without search: from the
-// book, or settled before any position was searched).
-absl::Status PlayGame(const Oracle& oracle, ConnectSearch& search,
-                      int perfect_side, std::mt19937_64* rng,
-                      std::vector<MoveTime>* times) {
-  const Game& game = oracle.game();
-  search.Clear();
+// One game from the empty board on a source opened for it (as a `play`
+// process is): the perfect player moves as `perfect_side`, the opponent at
+// random (`rng`) or perfectly (null rng). Appends the times of the perfect
+// player's moves (without search: from the book, or the game's rules).
+absl::Status PlayGame(const SourceOptions& options, int perfect_side,
+                      std::mt19937_64* rng, std::vector<MoveTime>* times) {
+  absl::StatusOr<std::unique_ptr<AnswerSource>> source =
+      AnswerSource::Open(GameSpec{7, 6, 4, true}, options);
+  if (!source.ok()) return source.status();
+  const Game& game = (*source)->game();
   for (Position p; !game.IsTerminal(p);) {
     int cell;
     if (p.side_to_move() == perfect_side || rng == nullptr) {
-      const uint64_t nodes = search.nodes();
+      const bool at_once = !(*source)->NeedsSearch(p);
       const Clock::time_point start = Clock::now();
-      absl::StatusOr<Analysis> a = oracle.Analyze(p, {}, Need::kBestMove);
+      absl::StatusOr<Analysis> a =
+          (*source)->Answer(p, {}, {}, Need::kBestMove);
       const double s =
           std::chrono::duration<double>(Clock::now() - start).count();
       if (!a.ok()) return a.status();
       if (p.side_to_move() == perfect_side) {
-        times->push_back({s, p.stones(), search.nodes() == nodes});
+        times->push_back({s, p.stones(), at_once});
       }
       cell = a->record.best_move;
     } else {
@@ -122,38 +123,26 @@ void ReportPlies(const std::vector<MoveTime>& times) {
   }
 }
 
-absl::StatusOr<Table> LoadBook(const char* argv0, const Game& game) {
-  std::string path = absl::GetFlag(FLAGS_book);
-  if (path.empty()) {
-    std::string error;
-    std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
-        bazel::tools::cpp::runfiles::Runfiles::Create(argv0, &error));
-    if (runfiles == nullptr) return absl::NotFoundError(error);
-    path = runfiles->Rlocation("mnk/data/7x6k4g-book.mnk");
-  }
-  return Table::Load(path, game.spec());
+// The options play's flags give: --book, --search_memory, --threads.
+absl::StatusOr<SourceOptions> OptionsFromFlags() {
+  SourceOptions options;
+  options.book = absl::GetFlag(FLAGS_book);
+  absl::StatusOr<SearchMemory> memory = SearchMemoryFromFlag();
+  if (!memory.ok()) return memory.status();
+  options.search_memory = memory->bytes;
+  options.search_memory_name = memory->name;
+  absl::StatusOr<int> threads = ThreadsFromFlag(ConnectSearch::kMaxThreads);
+  if (!threads.ok()) return threads.status();
+  options.search_threads = *threads;
+  return options;
 }
 
-int Run(const char* argv0) {
-  const Game game = *Game::Create({7, 6, 4, true});
-  absl::StatusOr<Table> book = LoadBook(argv0, game);
-  ConnectSearchOptions options;
-  options.table_bits = absl::GetFlag(FLAGS_table_bits);
-  absl::StatusOr<int> threads = ThreadsFromFlag(ConnectSearch::kMaxThreads);
-  if (!threads.ok()) return Fail(kExitUsage, threads.status());
-  options.threads = *threads;
-  absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
-      ConnectSearch::Create(game, options);
-  if (!book.ok() || !search.ok()) {
-    std::fprintf(
-        stderr, "%s\n",
-        (!book.ok() ? book.status() : search.status()).ToString().c_str());
-    return 1;
-  }
-  const Oracle oracle(search->get(), &*book);
-  std::printf("7x6 with gravity, book of %llu bytes, table 2^%d, %d threads\n",
-              static_cast<unsigned long long>(book->file_bytes()),
-              options.table_bits, options.threads);
+int Run() {
+  absl::StatusOr<SourceOptions> options = OptionsFromFlags();
+  if (!options.ok()) return Fail(kExitUsage, options.status());
+  std::printf("7x6 with gravity, book %s, search memory %s, %d threads\n",
+              options->book.empty() ? "built in" : options->book.c_str(),
+              Bytes(options->search_memory).c_str(), options->search_threads);
   std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
   std::vector<MoveTime> all;
   for (const bool random : {true, false}) {
@@ -162,7 +151,7 @@ int Run(const char* argv0) {
       const int games = random ? absl::GetFlag(FLAGS_games) : 1;
       for (int g = 0; g < games; ++g) {
         const absl::Status s =
-            PlayGame(oracle, **search, side, random ? &rng : nullptr, &times);
+            PlayGame(*options, side, random ? &rng : nullptr, &times);
         if (!s.ok()) {
           std::fprintf(stderr, "%s\n", s.ToString().c_str());
           return 1;
@@ -188,9 +177,10 @@ int main(int argc, char** argv) {
           "games_benchmark",
           "times the perfect player's moves in whole games of Connect Four "
           "7x6,\nas play answers them.\n"
-          "  games_benchmark [--games=50] [--book=FILE] [--threads=T]",
+          "  games_benchmark [--games=50] [--book=FILE] [--threads=T]\n"
+          "                  [--search_memory=16M]",
           argc, argv)) {
     return *done;
   }
-  return mnk::Run(argv[0]);
+  return mnk::Run();
 }

@@ -9,7 +9,7 @@ set -u
 SOLVE="$TEST_SRCDIR/mnk/solver/solve"
 PLAY="$TEST_SRCDIR/mnk/player/play"
 VERIFY="$TEST_SRCDIR/mnk/verify/verify"
-SERVE="$TEST_SRCDIR/mnk/player/serve"
+SERVE="$TEST_SRCDIR/mnk/serve/serve"
 TMP="$(mktemp -d "${TEST_TMPDIR:-/tmp}/first.XXXXXX")"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 

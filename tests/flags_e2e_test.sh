@@ -26,7 +26,7 @@ done << 'TOOLS'
 solver/solve widht width 1
 verify/verify tabel table 1
 player/play serach-memory search-memory 1
-player/serve prot port 1
+serve/serve prot port 1
 search/book/book pliez plies 1
 tests/table_check cuont count 2
 solver/naive_dfs widht width 1
@@ -48,7 +48,7 @@ for spelling in --search-memory --search_memory; do
     --position=. > /dev/null 2> "$TMP/err"
   expect_eq "play $spelling exit" 1 $?
   expect_contains "play $spelling" "is too little: expected at least 16 KiB" "$(cat "$TMP/err")"
-  "$bin/player/serve" "$spelling=1" > /dev/null 2> "$TMP/err"
+  "$bin/serve/serve" "$spelling=1" > /dev/null 2> "$TMP/err"
   expect_eq "serve $spelling exit" 1 $?
   expect_contains "serve $spelling" "is too little" "$(cat "$TMP/err")"
 done
@@ -80,7 +80,7 @@ width solver/solve player/play search/book/book solver/naive_dfs
 gravity solver/solve player/play search/book/book solver/naive_dfs
 misere solver/solve player/play search/book/book solver/naive_dfs
 threads solver/solve verify/verify player/play search/book/book
-search-memory player/play player/serve search/book/book
+search-memory player/play serve/serve search/book/book
 work-dir solver/solve verify/verify search/book/book
 resume solver/solve verify/verify
 tier-indices solver/solve verify/verify
@@ -148,7 +148,7 @@ solver/solve --memory=
 solver/solve --work-dir=
 verify/verify --table=
 player/play --table=
-player/serve --tables=
+serve/serve --tables=
 search/book/book --work_dir=
 tests/table_check --table=
 player/sample --table=

@@ -1,4 +1,4 @@
-"""The web server's JSON API over HTTP (//player:serve): answers equal to
+"""The web server's JSON API over HTTP (//serve:serve): answers equal to
 `play --position --json`, every class of bad input, path traversal, and
 2,000 requests from 32 concurrent clients.
 
@@ -128,7 +128,7 @@ class ApiTest(unittest.TestCase):
         for target in ["/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
                        "/..%2f..%2f..%2fetc%2fpasswd", "/%2E%2E%2F%2E%2E%2FBUILD",
                        "/..\\..\\BUILD", "/web/../BUILD", "//etc/passwd",
-                       "/player/web/index.html", "/./index.html/../BUILD",
+                       "/serve/web/index.html", "/./index.html/../BUILD",
                        "/index.html%00.png", "/%252e%252e/BUILD",
                        "/../data/3x3k3.mnk", "/serve", "/../MANIFEST"]:
             got, body = raw_get(self.server, target)

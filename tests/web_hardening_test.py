@@ -1,4 +1,4 @@
-"""//player:serve against slow and odd clients (hardening round 3): pipelined
+"""//serve:serve against slow and odd clients (hardening round 3): pipelined
 requests, a port in use, long paths under a small stack, 200 trickling
 connections, SIGTERM while clients trickle, half-closed clients, a
 non-loopback bind, and a table changed in place while served.

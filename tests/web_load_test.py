@@ -1,4 +1,4 @@
-"""//player:serve while Connect Four searches run (hardening round 4): 30
+"""//serve:serve while Connect Four searches run (hardening round 4): 30
 clients asking off-book 7x6 positions never hold up the answers from tables
 and the book; the searches' answers equal `play`'s; a search past the
 thread pool is refused at once (503, Retry-After); SIGTERM cancels a long

@@ -1,4 +1,4 @@
-"""Starts //player:serve for the web tests and talks to it.
+"""Starts //serve:serve for the web tests and talks to it.
 
     server = WebServer(tables={"4x4k4g.mnk": "data/4x4k4g.mnk"})
     answer = server.get_json("/api/position?game=3x3k3&position=.........")
@@ -17,7 +17,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-SERVE = "player/serve"
+SERVE = "serve/serve"
 
 
 class WebServer:

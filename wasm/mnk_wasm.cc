@@ -19,8 +19,8 @@
 #include <string>
 
 #include "answer/answer.h"
+#include "answer/text.h"
 #include "nlohmann/json.hpp"
-#include "player/answers.h"
 #include "rules/game/game.h"
 #include "rules/game/game_json.h"
 

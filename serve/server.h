@@ -25,8 +25,8 @@
 //                                  searched game's position that takes
 //                                  more search than an answer may, or a
 //                                  search cancelled
-#ifndef MNK_PLAYER_SERVER_H_
-#define MNK_PLAYER_SERVER_H_
+#ifndef MNK_SERVE_SERVER_H_
+#define MNK_SERVE_SERVER_H_
 
 #include <atomic>
 #include <map>
@@ -39,7 +39,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "answer/answer.h"
-#include "player/player.h"
+#include "answer/text.h"
 #include "search/connect.h"
 #include "table/table.h"
 
@@ -110,7 +110,7 @@ class StaticFiles {
   // Every regular file directly in `dir`; kNotFound when there is no
   // index.html.
   static absl::StatusOr<StaticFiles> Load(const std::string& dir);
-  // The page's files compiled into the program (player/web/).
+  // The page's files compiled into the program (serve/web/).
   static StaticFiles Builtin();
   // "/" is /index.html; nullptr for anything else not loaded.
   const File* Find(absl::string_view path) const;
@@ -121,4 +121,4 @@ class StaticFiles {
 
 }  // namespace mnk
 
-#endif  // MNK_PLAYER_SERVER_H_
+#endif  // MNK_SERVE_SERVER_H_

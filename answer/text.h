@@ -4,8 +4,8 @@
 //
 //   std::cout << mnk::AnalysisJson(table.game(), *a);
 //   std::cout << mnk::AnswerLine(table, "X.O/X.X/OO.", /*json=*/true);
-#ifndef MNK_PLAYER_ANSWERS_H_
-#define MNK_PLAYER_ANSWERS_H_
+#ifndef MNK_ANSWER_TEXT_H_
+#define MNK_ANSWER_TEXT_H_
 
 #include <cstddef>
 #include <istream>
@@ -73,4 +73,4 @@ bool ReadLine(std::istream& in, std::string* line, bool* too_long);
 
 }  // namespace mnk
 
-#endif  // MNK_PLAYER_ANSWERS_H_
+#endif  // MNK_ANSWER_TEXT_H_

@@ -1,4 +1,4 @@
-#include "player/server.h"
+#include "serve/server.h"
 
 #include <sys/stat.h>
 
@@ -203,7 +203,7 @@ TEST(CatalogTest, AddsAFolder) {
 }
 
 TEST(StaticFilesTest, ServesOnlyThePageFiles) {
-  const std::string index = Runfile("player/web/index.html");
+  const std::string index = Runfile("serve/web/index.html");
   absl::StatusOr<StaticFiles> web =
       StaticFiles::Load(index.substr(0, index.rfind('/')));
   ASSERT_TRUE(web.ok()) << web.status();

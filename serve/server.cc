@@ -1,4 +1,4 @@
-#include "player/server.h"
+#include "serve/server.h"
 
 #include <sys/stat.h>
 
@@ -9,11 +9,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "answer/text.h"
 #include "nlohmann/json.hpp"
-#include "player/player.h"
-#include "player/web_files.h"
 #include "rules/game/game_json.h"
 #include "rules/game/printable.h"
+#include "serve/web_files.h"
 #include "table/file_io.h"
 
 namespace mnk {

@@ -1,7 +1,7 @@
 // The web server's HTTP layer: libmicrohttpd around the games and the
-// page's files of player/server.h. One thread polls every connection
+// page's files of serve/server.h. One thread polls every connection
 // (epoll); positions that take a search are answered on a pool of their
-// own (player/search_pool.h), their connections suspended meanwhile.
+// own (serve/search_pool.h), their connections suspended meanwhile.
 //
 //   mnk::HttpOptions options;                       // 127.0.0.1, any port
 //   absl::StatusOr<std::unique_ptr<mnk::HttpServer>> server =
@@ -20,15 +20,15 @@
 // SO_REUSEPORT). Only GET and HEAD are served (405 otherwise, with Allow);
 // every answer is the Catalog's or a page file, with Cache-Control:
 // no-store and X-Content-Type-Options: nosniff; a 503 has Retry-After: 1.
-#ifndef MNK_PLAYER_HTTP_SERVER_H_
-#define MNK_PLAYER_HTTP_SERVER_H_
+#ifndef MNK_SERVE_HTTP_SERVER_H_
+#define MNK_SERVE_HTTP_SERVER_H_
 
 #include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "player/server.h"
+#include "serve/server.h"
 
 namespace mnk {
 
@@ -79,4 +79,4 @@ absl::Status CheckAddress(const std::string& text);
 
 }  // namespace mnk
 
-#endif  // MNK_PLAYER_HTTP_SERVER_H_
+#endif  // MNK_SERVE_HTTP_SERVER_H_

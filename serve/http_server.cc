@@ -1,4 +1,4 @@
-#include "player/http_server.h"
+#include "serve/http_server.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -21,9 +21,9 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "player/search_pool.h"
 #include "rules/game/printable.h"
 #include "search/connect.h"
+#include "serve/search_pool.h"
 
 namespace mnk {
 namespace {

@@ -1,9 +1,9 @@
-// The web page's files (player/web/), compiled into the server by
+// The web page's files (serve/web/), compiled into the server by
 // //data:embed: serve needs no file beside it.
 //
 //   for (const mnk::BuiltinFile& f : mnk::WebFiles()) ...  // "index.html"
-#ifndef MNK_PLAYER_WEB_FILES_H_
-#define MNK_PLAYER_WEB_FILES_H_
+#ifndef MNK_SERVE_WEB_FILES_H_
+#define MNK_SERVE_WEB_FILES_H_
 
 #include <vector>
 
@@ -15,4 +15,4 @@ const std::vector<BuiltinFile>& WebFiles();
 
 }  // namespace mnk
 
-#endif  // MNK_PLAYER_WEB_FILES_H_
+#endif  // MNK_SERVE_WEB_FILES_H_

@@ -1,6 +1,6 @@
 // The page: plays and analyses the games of its source of answers, which
 // does every rule while this file only draws: serve's JSON API
-// (player/server.h) when `serve` serves the page, else, from any static
+// (serve/server.h) when `serve` serves the page, else, from any static
 // file server (the site, //:site), the perfect player compiled to
 // WebAssembly in a web worker (wasm/mnk_player.mjs).
 //

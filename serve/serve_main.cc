@@ -1,18 +1,18 @@
-// serve: the web page and its JSON API over the tables (player/server.h),
+// serve: the web page and its JSON API over the tables (serve/server.h),
 // with libmicrohttpd.
 //
-//   bazel run //player:serve -- --port=8080            # then open the URL
-//   bazel run //player:serve -- --tables=/tmp/tables --bind=0.0.0.0
+//   bazel run //serve:serve -- --port=8080            # then open the URL
+//   bazel run //serve:serve -- --tables=/tmp/tables --bind=0.0.0.0
 //
 // Serves the built-in tables (tic-tac-toe, normal and misère, and 4x4
 // Connect-style four in a row) and every *.mnk file in --tables; the page's
-// files are player/web/'s, compiled in (only they can be served).
+// files are serve/web/'s, compiled in (only they can be served).
 // Prints "serving ... at URL" on standard output once it listens (--port=0
 // takes any free port), one line per request on standard error, and stops on
 // SIGINT or SIGTERM.
 //
 // The HTTP layer, and how it holds up against slow or odd clients, is
-// player/http_server.h.
+// serve/http_server.h.
 //
 // Exit status: 0 stopped by a signal; 1 bad command line; 3 a table or the
 // page's files missing or unreadable; 4 not enough memory; 5 cannot listen
@@ -33,10 +33,10 @@
 #include "answer/answer.h"
 #include "base/cli/cli.h"
 #include "base/cli/search_flags.h"
-#include "player/http_server.h"
-#include "player/server.h"
 #include "rules/game/printable.h"
 #include "search/connect.h"
+#include "serve/http_server.h"
+#include "serve/server.h"
 #include "table/table.h"
 
 ABSL_FLAG(int, port, 8080, "TCP port to listen on (0: any free port)");
@@ -157,7 +157,7 @@ absl::StatusOr<HttpOptions> HttpOptionsFromFlags(const SearchFlags& flags) {
   return options;
 }
 
-// What is served: the games and the page's files (player/web/).
+// What is served: the games and the page's files (serve/web/).
 struct Content {
   Catalog games;
   StaticFiles web;

@@ -1,4 +1,4 @@
-#include "player/answers.h"
+#include "answer/text.h"
 
 #include <cassert>
 #include <cstring>

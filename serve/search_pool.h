@@ -16,8 +16,8 @@
 //     // every thread busy: answer 503 with Retry-After
 //   }
 //   pool.Stop();  // cancels what runs, waits for it to end
-#ifndef MNK_PLAYER_SEARCH_POOL_H_
-#define MNK_PLAYER_SEARCH_POOL_H_
+#ifndef MNK_SERVE_SEARCH_POOL_H_
+#define MNK_SERVE_SEARCH_POOL_H_
 
 #include <atomic>
 #include <functional>
@@ -73,4 +73,4 @@ class SearchPool {
 
 }  // namespace mnk
 
-#endif  // MNK_PLAYER_SEARCH_POOL_H_
+#endif  // MNK_SERVE_SEARCH_POOL_H_

@@ -1,6 +1,6 @@
 // The HTTP layer over loopback: a real server on a free port of 127.0.0.1,
 // spoken to through plain sockets.
-#include "player/http_server.h"
+#include "serve/http_server.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -14,8 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "answer/answer.h"
 #include "gtest/gtest.h"
-#include "player/server.h"
 #include "rules/game/game.h"
+#include "serve/server.h"
 
 namespace mnk {
 namespace {

@@ -1,4 +1,4 @@
-#include "player/search_pool.h"
+#include "serve/search_pool.h"
 
 #include <cassert>
 #include <utility>
