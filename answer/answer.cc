@@ -196,7 +196,8 @@ absl::StatusOr<std::unique_ptr<AnswerSource>> AnswerSource::Open(
     if (!table->complete()) {
       return absl::FailedPreconditionError(absl::StrCat(
           Printable(options.table),
-          " is an opening book, not a table: pass it as --book=FILE"));
+          " is an opening book, not a table: a book answers beside a search "
+          "(play takes it as --book=FILE)"));
     }
     if (!options.book.empty()) {
       return absl::InvalidArgumentError(

@@ -46,16 +46,6 @@ Reply ErrorReply(int status, absl::string_view message) {
   return {status, Dump({{"error", std::string(message)}})};
 }
 
-absl::Status Catalog::Add(std::string source, Table table, bool replace) {
-  if (!table.complete()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(Printable(source),
-                     " is an opening book, not a table: the server answers "
-                     "from tables only"));
-  }
-  return Add(AnswerSource::Of(std::move(table), std::move(source)), replace);
-}
-
 absl::Status Catalog::Add(std::unique_ptr<AnswerSource> source, bool replace) {
   const GameSpec& spec = source->game().spec();
   const std::string id = spec.FileStem();
@@ -91,22 +81,24 @@ absl::Status Catalog::AddDirectory(const std::string& dir,
   std::map<std::string, std::string> seen;  // game id -> file, in `dir`
   for (const std::string& name : *names) {
     if (!absl::EndsWith(name, ".mnk")) continue;
-    const std::string path = absl::StrCat(dir, "/", name);
-    absl::StatusOr<Table> table = Table::Load(path, std::nullopt, placement);
-    if (!table.ok()) return table.status();
+    SourceOptions options;
+    options.table = absl::StrCat(dir, "/", name);
+    options.placement = placement;
+    absl::StatusOr<std::unique_ptr<AnswerSource>> source =
+        AnswerSource::Open(std::nullopt, options);
+    if (!source.ok()) return source.status();
     // A server runs for long: a damaged page is found at start-up, not by
     // the first visitor whose probe reads it.
-    if (absl::Status s = table->CheckAll(); !s.ok()) return s;
-    const std::string id = table->game().spec().FileStem();
-    if (auto it = seen.find(id); it != seen.end()) {
+    if (absl::Status s = (*source)->table()->CheckAll(); !s.ok()) return s;
+    const GameSpec& spec = (*source)->game().spec();
+    if (auto it = seen.find(spec.FileStem()); it != seen.end()) {
       return absl::AlreadyExistsError(
-          absl::StrCat("two tables for ", table->game().spec().Name(), " in ",
-                       Printable(dir), ": ", Printable(it->second), " and ",
-                       Printable(path), "; expected one a game"));
+          absl::StrCat("two tables for ", spec.Name(), " in ", Printable(dir),
+                       ": ", Printable(it->second), " and ",
+                       Printable(options.table), "; expected one a game"));
     }
-    seen[id] = path;
-    if (absl::Status s = Add(path, *std::move(table), /*replace=*/true);
-        !s.ok()) {
+    seen[spec.FileStem()] = options.table;
+    if (absl::Status s = Add(*std::move(source), /*replace=*/true); !s.ok()) {
       return s;
     }
   }

@@ -3,7 +3,7 @@
 // libmicrohttpd; tests call it directly.
 //
 //   mnk::Catalog games;
-//   games.Add("3x3k3.mnk", *mnk::Table::Load("3x3k3.mnk"));
+//   games.Add(*mnk::AnswerSource::Open(std::nullopt, {.table = "3x3k3.mnk"}));
 //   games.Add(*mnk::AnswerSource::Open(mnk::GameSpec{7, 6, 4, true}, {}));
 //   mnk::Reply r = games.PositionReply("3x3k3", "X.O/X.X/OO.");
 //   // r.status == 200, r.body == `play --position=X.O/X.X/OO. --json`
@@ -56,22 +56,19 @@ Reply ErrorReply(int status, absl::string_view message);
 
 class Catalog {
  public:
-  // Serves `table` under its game's file stem ("3x3k3", "4x4k4g", "3x3k3m").
-  // kAlreadyExists when a table of that game is already served, unless
-  // `replace` (the new table then takes the old one's place).
-  absl::Status Add(std::string source, Table table, bool replace = false);
-
-  // Serves the game of `source` (answer/answer.h): a searched one
+  // Serves the game of `source` (answer/answer.h) under its file stem
+  // ("3x3k3", "4x4k4g", "3x3k3m"): a searched one
   // (Connect Four 7x6) is listed with "layout":"search" and
   // "reachable":null, and answers as many positions at once as it has
   // searches. kAlreadyExists when the game is served already, unless
-  // `replace`.
+  // `replace` (the new source then takes the old one's place).
   absl::Status Add(std::unique_ptr<AnswerSource> source, bool replace = false);
 
   // Adds every *.mnk file of `dir` (by name order), each replacing a built-in
   // table of the same game. The first error stops it: kNotFound /
   // kFailedPrecondition for the folder, the reader's error for a table
-  // (naming the file), kAlreadyExists for two files of one game. Each
+  // (naming the file; AnswerSource::Open: a book is refused), kAlreadyExists
+  // for two files of one game. Each
   // table mapped or read into memory as `placement` says (Table::Load).
   absl::Status AddDirectory(
       const std::string& dir,

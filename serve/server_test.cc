@@ -39,7 +39,7 @@ std::string TempDir(const std::string& name) {
 
 TEST(CatalogTest, ListsTheGames) {
   Catalog games;
-  ASSERT_TRUE(games.Add("3x3k3.mnk", TicTacToe()).ok());
+  ASSERT_TRUE(games.Add(AnswerSource::Of(TicTacToe(), "3x3k3.mnk")).ok());
   const nlohmann::json list = nlohmann::json::parse(games.GamesJson());
   ASSERT_EQ(list.size(), 1);
   EXPECT_EQ(list[0]["id"], "3x3k3");
@@ -126,7 +126,7 @@ TEST(CatalogTest, SearchesAreCancelledAndShared) {
 
 TEST(CatalogTest, AnswersAPositionAsPlayDoes) {
   Catalog games;
-  ASSERT_TRUE(games.Add("3x3k3.mnk", TicTacToe()).ok());
+  ASSERT_TRUE(games.Add(AnswerSource::Of(TicTacToe(), "3x3k3.mnk")).ok());
   const Reply r = games.PositionReply("3x3k3", "X.O/X.X/OO.");
   ASSERT_EQ(r.status, 200) << r.body;
   const nlohmann::json j = nlohmann::json::parse(r.body);
@@ -140,7 +140,7 @@ TEST(CatalogTest, AnswersAPositionAsPlayDoes) {
 
 TEST(CatalogTest, RefusesBadInput) {
   Catalog games;
-  ASSERT_TRUE(games.Add("3x3k3.mnk", TicTacToe()).ok());
+  ASSERT_TRUE(games.Add(AnswerSource::Of(TicTacToe(), "3x3k3.mnk")).ok());
   Reply r = games.PositionReply("9x9k5", ".........");
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(nlohmann::json::parse(r.body)["error"],
@@ -161,10 +161,11 @@ TEST(CatalogTest, RefusesBadInput) {
 
 TEST(CatalogTest, OneTableAGame) {
   Catalog games;
-  ASSERT_TRUE(games.Add("a.mnk", TicTacToe()).ok());
-  EXPECT_EQ(games.Add("b.mnk", TicTacToe()).code(),
+  ASSERT_TRUE(games.Add(AnswerSource::Of(TicTacToe(), "a.mnk")).ok());
+  EXPECT_EQ(games.Add(AnswerSource::Of(TicTacToe(), "b.mnk")).code(),
             absl::StatusCode::kAlreadyExists);
-  EXPECT_TRUE(games.Add("b.mnk", TicTacToe(), /*replace=*/true).ok());
+  EXPECT_TRUE(
+      games.Add(AnswerSource::Of(TicTacToe(), "b.mnk"), /*replace=*/true).ok());
   EXPECT_EQ(games.size(), 1);
 }
 
@@ -177,7 +178,7 @@ TEST(CatalogTest, AddsAFolder) {
     std::ofstream(dir + "/notes.txt") << "not a table, not read";
   }
   Catalog games;
-  ASSERT_TRUE(games.Add("built-in", TicTacToe()).ok());
+  ASSERT_TRUE(games.Add(AnswerSource::Of(TicTacToe(), "built-in")).ok());
   ASSERT_TRUE(games.AddDirectory(dir).ok());
   EXPECT_EQ(games.size(), 1);  // replaced the built-in one
 
@@ -198,6 +199,19 @@ TEST(CatalogTest, AddsAFolder) {
 
   EXPECT_EQ(Catalog().AddDirectory(dir + "/missing").code(),
             absl::StatusCode::kNotFound);
+
+  // An opening book is no table: refused as play refuses it.
+  const std::string books = TempDir("books");
+  {
+    std::ifstream in(Runfile("data/7x6k4g-book.mnk"), std::ios::binary);
+    std::ofstream out(books + "/7x6k4g.mnk", std::ios::binary);
+    out << in.rdbuf();
+  }
+  const absl::Status book = Catalog().AddDirectory(books);
+  EXPECT_EQ(book.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(book.message().find("is an opening book, not a table"),
+            std::string::npos)
+      << book;
   EXPECT_EQ(Catalog().AddDirectory(dir + "/a.mnk").code(),
             absl::StatusCode::kFailedPrecondition);
 }

@@ -251,6 +251,6 @@ expect_contains "search memory" "--search_memory=1K is too little: expected at l
 expect_eq "book exit" 0 $?
 out=$("$PLAY" --table="$TMP/4x4-book.mnk" --position=. 2>&1)
 expect_eq "book as table exit" 3 $?
-expect_contains "book as table" "is an opening book, not a table: pass it as --book=FILE" "$out"
+expect_contains "book as table" "is an opening book, not a table: a book answers beside a search (play takes it as --book=FILE)" "$out"
 
 finish "play end-to-end"
