@@ -16,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "answer/answer.h"
 #include "answer/oracle.h"
+#include "base/version/version.h"
 #include "rules/game/game.h"
 #include "solver/solve_job.h"
 #include "table/layout.h"
@@ -197,7 +198,7 @@ void Fill(const Solved& solved, mnk_solve_result* out) {
 
 extern "C" {
 
-const char* mnk_version(void) { return "1.0.0"; }
+const char* mnk_version(void) { return mnk::kVersion; }
 
 const char* mnk_last_error(void) { return mnk::last_error.c_str(); }
 

@@ -136,7 +136,8 @@ typedef struct {
 
 typedef struct mnk_source mnk_source;
 
-/* "1.0.0": this library's version. */
+/* "1.0.0": this library's version (semantic versioning), as every
+ * tool's --version and the other bindings report it. */
 const char* mnk_version(void);
 
 /* The message of the calling thread's last failed call ("" if none). Valid

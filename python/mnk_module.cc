@@ -34,6 +34,7 @@
 #include "absl/time/time.h"
 #include "answer/answer.h"
 #include "answer/oracle.h"
+#include "base/version/version.h"
 #include "rules/game/game.h"
 #include "rules/game/printable.h"
 #include "solver/solve_job.h"
@@ -611,7 +612,7 @@ PYBIND11_MODULE(mnk, m) {
       "The perfect player of tic-tac-toe and its family (m,n,k-games, "
       "gravity, misère):\nevery position's value, remoteness and best move, "
       "from solved tables or exact search.";
-  m.attr("__version__") = "1.0.0";
+  m.attr("__version__") = kVersion;
 
   AddExceptions(m);
   AddResults(m);

@@ -57,6 +57,12 @@ def all_tictactoe_positions():
     return sorted(seen)
 
 
+
+def test_the_version_is_plays():
+    out = subprocess.run([PLAY, "--version"], capture_output=True, text=True,
+                         check=True).stdout
+    assert out == f"play {mnk.__version__}\n"
+
 def test_every_tictactoe_position_as_play_answers_it():
     positions = all_tictactoe_positions()
     assert len(positions) == 5478

@@ -33,6 +33,13 @@ solver/naive_dfs widht width 1
 player/sample cuont count 1
 TOOLS
 
+# --version: every tool says its name and the one version (base/version).
+version=$(sed -n 's/.*kVersion\[\] = "\(.*\)";/\1/p' "$TEST_SRCDIR/mnk/base/version/version.h")
+expect_eq "the version's form" 1 "$(echo "$version" | grep -cE '^[0-9]+\.[0-9]+\.[0-9]+$')"
+for tool in solver/solve verify/verify player/play serve/serve search/book/book player/sample; do
+  expect_eq "$tool --version" "$(basename "$tool") $version" "$("$bin/$tool" --version)"
+done
+
 # A value given as the next argument is a value, even one that starts
 # with '-'.
 "$bin/solver/solve" --threads -1 > /dev/null 2> "$TMP/err"

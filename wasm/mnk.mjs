@@ -11,6 +11,7 @@
 //   a.moves;                                  // [{move, value, remoteness}]
 //   game.close();
 //   mnk.games();                              // the built-in games
+//   mnk.version;                              // "1.0.0"
 //
 // Each call runs on the calling thread until its answer or its limits: a
 // page runs searches in a web worker instead (mnk_player.mjs), where they
@@ -78,6 +79,8 @@ class Mnk {
   constructor(core) {
     this.core = core;
     this.tables = 0;
+    // "1.0.0": the project's version, as the C library and Python say it.
+    this.version = core.version();
   }
 
   // The games openGame answers with no table: [{id, name, title, width,

@@ -20,6 +20,7 @@
 
 #include "answer/answer.h"
 #include "answer/text.h"
+#include "base/version/version.h"
 #include "nlohmann/json.hpp"
 #include "rules/game/game.h"
 #include "rules/game/game_json.h"
@@ -110,6 +111,8 @@ std::string games() {
 
 EMSCRIPTEN_BINDINGS(mnk) {
   emscripten::function("games", &mnk::games);
+  emscripten::function(
+      "version", +[] { return std::string(mnk::kVersion); });
   emscripten::class_<mnk::WasmGame>("Game")
       .constructor<int, int, int, bool, bool, const std::string&, double>()
       .function("error", &mnk::WasmGame::error)

@@ -29,6 +29,8 @@ function compare(name, game) {
   console.log(`${name}: ${positions.length} answers as play's`);
 }
 
+assert.equal(mnk.version, lines('version')[0], 'the version, as play\'s');
+
 const ttt = mnk.openGame({width: 3, height: 3, k: 3});
 assert.equal(ttt.title, 'Tic-tac-toe');
 compare('ttt', ttt);

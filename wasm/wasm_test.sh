@@ -24,6 +24,7 @@ XXXX.../......./......./......./......./.......
 ......./......./......./....O../...XO../..XXO..
 POSITIONS
 printf '%s\n' ".../.../..." "XXX/OO./..." "X../.../" "nonsense" >> "$out/ttt.txt"
+player/play --version | cut -d' ' -f2 > "$out/version"
 player/play --batch --json < "$out/ttt.txt" > "$out/ttt.native"
 player/play --batch --json --width=4 --height=4 --k=4 --gravity \
   < "$out/c4x4.txt" > "$out/c4x4.native"

@@ -21,6 +21,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -28,6 +29,7 @@
 #include "absl/strings/strip.h"
 #include "base/parallel/malloc_arena.h"
 #include "base/parallel/parallel.h"
+#include "base/version/version.h"
 #include "rules/game/printable.h"
 
 namespace mnk {
@@ -226,6 +228,11 @@ std::optional<int> StartTool(absl::string_view name, absl::string_view usage,
                              int argc, char** argv) {
   SetToolName(name);
   absl::SetProgramUsageMessage(usage);
+  absl::FlagsUsageConfig config;
+  config.version_string = [] {
+    return absl::StrCat(ToolName(), " ", kVersion, "\n");
+  };
+  absl::SetFlagsUsageConfig(config);
   if (HelpAsked(argc, argv)) return PrintHelp(name);
   // Flag names may take '-' for '_' (--work-dir is --work_dir).
   std::vector<std::string> normalized(argv, argv + argc);
