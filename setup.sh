@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh Debian 12 machine (idempotent;
 # run as root or with sudo). Nothing is downloaded at build time: Bazel 4.2.3,
-# Abseil, GoogleTest, Google Benchmark, zlib, OpenSSL's libcrypto, zstd, nlohmann-json and
-# libmicrohttpd all come from Debian.
+# GoogleTest, Google Benchmark, OpenSSL's libcrypto, nlohmann-json and
+# libmicrohttpd come from Debian's packages; Abseil, zlib and zstd from
+# Debian's source packages (into /usr/local/src/mnk-wasm), compiled by the
+# build and linked statically.
 #
 #   ./setup.sh           what building, solving and playing need
 #   ./setup.sh --web     that, and the WebAssembly build (//wasm): Debian's
-#                        emscripten and node, and the sources it compiles
-#                        that Debian packages only as libraries (Abseil's
-#                        and zlib's, from Debian's source packages, into
-#                        /usr/local/src/mnk-wasm)
+#                        emscripten and node
 #   ./setup.sh --tests   all that, and what only the tests and CI need: Open
 #                        MPI (solve_mpi and its tests), Chromium, its driver
 #                        and Selenium (the web page's tests), clang and its
@@ -20,12 +19,9 @@ packages=(
   bazel-bootstrap        # Bazel 4.2.3
   bazel-platforms        # @platforms, as a local repository
   bazel-rules-java       # @rules_java, as a local repository
-  libabsl-dev            # Abseil 20220623
   libgtest-dev           # GoogleTest
   libbenchmark-dev       # Google Benchmark
-  zlib1g-dev             # crc32 for table checksums
   libssl-dev             # SHA-256 (libcrypto): what verify's work dir names
-  libzstd-dev            # the solver's tiers on disk (--work-dir)
   nlohmann-json3-dev     # JSON output, and JSON read back in tests
   libmicrohttpd-dev      # the web server (serve/serve)
   pybind11-dev           # the Python module (//python:mnk) ...
@@ -76,13 +72,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 bazel --version > /dev/null
 
-# The sources the WebAssembly build compiles (//third_party:wasm_sources.bzl
-# finds them here): the versions of Debian's own packages, from its source
-# packages (a deb-src entry is added for them if there is none).
-wasm_sources=/usr/local/src/mnk-wasm
-if [ "${1:-}" != "" ] && ! [ -f "$wasm_sources/abseil/absl/base/config.h" -a \
-                            -f "$wasm_sources/zlib/crc32.c" ]; then
-  echo "setup: fetching Abseil's and zlib's sources into $wasm_sources"
+# The sources every build compiles (//third_party:debian_sources.bzl finds
+# them here): Abseil, zlib and zstd, the versions of Debian's own packages,
+# from its source packages (a deb-src entry is added for them if there is
+# none), so that what the project ships links them statically.
+sources=/usr/local/src/mnk-wasm
+if ! [ -f "$sources/abseil/absl/base/config.h" -a -f "$sources/zlib/crc32.c" \
+       -a -f "$sources/zstd/lib/zstd.h" ]; then
+  echo "setup: fetching Abseil's, zlib's and zstd's sources into $sources"
   if ! grep -rqs "^Types: deb-src" /etc/apt/sources.list.d/ &&
      ! grep -qs "^deb-src" /etc/apt/sources.list; then
     printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" \
@@ -92,12 +89,13 @@ if [ "${1:-}" != "" ] && ! [ -f "$wasm_sources/abseil/absl/base/config.h" -a \
     $sudo apt-get update -qq
   fi
   download=$(mktemp -d)
-  (cd "$download" && apt-get source --download-only -qq abseil zlib 2> /dev/null)
-  $sudo mkdir -p "$wasm_sources/abseil" "$wasm_sources/zlib"
-  $sudo tar -xf "$download"/abseil_*.orig.tar.* -C "$wasm_sources/abseil" \
-    --strip-components=1
-  $sudo tar -xf "$download"/zlib_*.orig.tar.* -C "$wasm_sources/zlib" \
-    --strip-components=1
+  (cd "$download" &&
+   apt-get source --download-only -qq abseil zlib libzstd 2> /dev/null)
+  for package in abseil:abseil zlib:zlib libzstd:zstd; do
+    $sudo mkdir -p "$sources/${package#*:}"
+    $sudo tar -xf "$download/${package%:*}"_*.orig.tar.* \
+      -C "$sources/${package#*:}" --strip-components=1
+  done
   rm -rf "$download"
 fi
 if [ "${1:-}" == --tests ]; then

@@ -16,8 +16,8 @@ trap 'rm -rf "$work"' EXIT
 # nlohmann-json's headers, alone: /usr/include as a whole would bring the
 # host's C library headers.
 mkdir -p "$work/include" && ln -s /usr/include/nlohmann "$work/include/nlohmann"
-flags=(-O2 -std=c++17 -I. -Iexternal/wasm_sources/abseil
-       -Iexternal/wasm_sources/zlib -I"$work/include" -Wno-c++11-narrowing)
+flags=(-O2 -std=c++17 -I. -Iexternal/debian_sources/abseil
+       -Iexternal/debian_sources/zlib -I"$work/include" -Wno-c++11-narrowing)
 # The generated sources (data/builtin.cc) include from the output tree.
 for s in "$@"; do
   case $s in bazel-out/*/bin/*) flags+=(-I"${s%%/bin/*}/bin"); break ;; esac
