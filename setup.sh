@@ -91,10 +91,10 @@ if ! [ -f "$sources/abseil/absl/base/config.h" -a -f "$sources/zlib/crc32.c" \
   download=$(mktemp -d)
   (cd "$download" &&
    apt-get source --download-only -qq abseil zlib libzstd 2> /dev/null)
-  for package in abseil:abseil zlib:zlib libzstd:zstd; do
+  for package in abseil:abseil zlib:zlib libzstd:zstd; do  # source:folder
+    archive=$(ls "$download/${package%:*}"_*.orig.tar.* | grep -v '\.asc$')
     $sudo mkdir -p "$sources/${package#*:}"
-    $sudo tar -xf "$download/${package%:*}"_*.orig.tar.* \
-      -C "$sources/${package#*:}" --strip-components=1
+    $sudo tar -xf "$archive" -C "$sources/${package#*:}" --strip-components=1
   done
   rm -rf "$download"
 fi
