@@ -46,6 +46,8 @@ test_packages=(
   time                   # /usr/bin/time: peak memory in the end-to-end tests
   python3-pytest         # the Python module's tests
   mono-mcs               # the C# example (P/Invoke into libmnk.so)
+  pkg-config             # the installed C library, found by pkg-config ...
+  cmake                  # ... and by CMake's find_package
 )
 
 case "${1:-}" in

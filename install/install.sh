@@ -1,31 +1,97 @@
 #!/usr/bin/env bash
-# Puts the tools on a PATH:
+# Installs the tools and the C library into a prefix:
 #
-#   bazel run //install                  # into ~/.local/bin
-#   bazel run //install -- /usr/local    # into /usr/local/bin (as root)
+#   bazel run //install                  # into ~/.local
+#   bazel run //install -- /usr/local    # into /usr/local (as root)
 #
-# Copies play, serve, sample, solve, verify and book to PREFIX/bin. Each
-# carries what it needs inside it (the built-in tables, Connect Four's
-# book, the web page), so the copies work from any folder; they link
-# Debian's shared libraries that ./setup.sh installs.
+#   PREFIX/bin/                 play, serve, sample, solve, verify, book
+#   PREFIX/include/mnk/mnk.h    the C API
+#   PREFIX/lib/libmnk.so.V      the C library (SONAME libmnk.so.MAJOR),
+#                               with its libmnk.so.MAJOR and libmnk.so links
+#   PREFIX/lib/pkgconfig/mnk.pc       for `pkg-config --cflags --libs mnk`
+#   PREFIX/lib/cmake/mnk/             for CMake's find_package(mnk): the
+#                                     imported target mnk::mnk
+#   PREFIX/share/doc/mnk/api.md       the C library's manual
+#
+# Each tool carries what it needs inside it (the built-in tables, Connect
+# Four's book, the web page), and needs of the system only its C and C++
+# runtime (serve libmicrohttpd too), so the copies work from any folder.
+# Programs linked through pkg-config or CMake find libmnk.so by its RUNPATH,
+# PREFIX/lib.
 set -euo pipefail
 prefix="${1:-$HOME/.local}"
 case "$prefix" in
   /*) ;;
   *) prefix="${BUILD_WORKING_DIRECTORY:-$PWD}/$prefix" ;;
 esac
-# The tools are in this script's runfiles (bazel run starts it there).
+# The files are in this script's runfiles (bazel run starts it there).
 runfiles="${RUNFILES_DIR:-${TEST_SRCDIR:-$0.runfiles}}"
 [ -d "$runfiles/mnk" ] && cd "$runfiles/mnk"
-mkdir -p "$prefix/bin"
-for tool in player/play serve/serve player/sample solver/solve verify/verify search/book/book; do
-  if [ ! -f "$tool" ]; then
-    echo "install: $tool is missing: run it as bazel run //install" >&2
+tools=(player/play serve/serve player/sample solver/solve verify/verify
+       search/book/book)
+for file in "${tools[@]}" api/libmnk.so api/mnk.h base/version/version.h \
+            docs/api.md; do
+  if [ ! -f "$file" ]; then
+    echo "install: $file is missing: run it as bazel run //install" >&2
     exit 1
   fi
+done
+version=$(sed -n 's/.*kVersion\[\] = "\(.*\)";/\1/p' base/version/version.h)
+major=${version%%.*}
+
+mkdir -p "$prefix/bin" "$prefix/include/mnk" "$prefix/lib/pkgconfig" \
+  "$prefix/lib/cmake/mnk" "$prefix/share/doc/mnk"
+for tool in "${tools[@]}"; do
   cp -f "$tool" "$prefix/bin/" && chmod 0755 "$prefix/bin/${tool##*/}"
 done
+cp -f api/mnk.h "$prefix/include/mnk/mnk.h"
+cp -f api/libmnk.so "$prefix/lib/libmnk.so.$version"
+chmod 0755 "$prefix/lib/libmnk.so.$version"
+ln -sf "libmnk.so.$version" "$prefix/lib/libmnk.so.$major"
+ln -sf "libmnk.so.$major" "$prefix/lib/libmnk.so"
+cp -f docs/api.md "$prefix/share/doc/mnk/api.md"
+cat > "$prefix/lib/pkgconfig/mnk.pc" <<PC
+prefix=$prefix
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: mnk
+Description: the perfect player of tic-tac-toe and its family (m,n,k-games, gravity, misere)
+Version: $version
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -Wl,-rpath,\${libdir} -lmnk
+PC
+cat > "$prefix/lib/cmake/mnk/mnkConfig.cmake" <<'CMAKE'
+# find_package(mnk): the imported target mnk::mnk (include/mnk/mnk.h and
+# lib/libmnk.so of this prefix).
+get_filename_component(_mnk_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+if(NOT TARGET mnk::mnk)
+  add_library(mnk::mnk SHARED IMPORTED)
+  set_target_properties(mnk::mnk PROPERTIES
+    IMPORTED_LOCATION "${_mnk_prefix}/lib/libmnk.so.@MAJOR@"
+    IMPORTED_SONAME "libmnk.so.@MAJOR@"
+    INTERFACE_INCLUDE_DIRECTORIES "${_mnk_prefix}/include")
+endif()
+unset(_mnk_prefix)
+CMAKE
+sed -i "s/@MAJOR@/$major/g" "$prefix/lib/cmake/mnk/mnkConfig.cmake"
+cat > "$prefix/lib/cmake/mnk/mnkConfigVersion.cmake" <<CMAKE
+# The installed version, $version: any request of the same major version
+# and no newer is met (semantic versioning).
+set(PACKAGE_VERSION "$version")
+if(PACKAGE_FIND_VERSION_MAJOR STREQUAL "$major" AND
+   NOT PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  if(PACKAGE_FIND_VERSION VERSION_EQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+elseif(NOT PACKAGE_FIND_VERSION)
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+endif()
+CMAKE
 echo "installed play, serve, sample, solve, verify and book in $prefix/bin"
+echo "installed the C library $version in $prefix (include/mnk/mnk.h," \
+  "lib/libmnk.so, lib/pkgconfig/mnk.pc, lib/cmake/mnk)"
 case ":$PATH:" in
   *":$prefix/bin:"*) ;;
   *) echo "add it to your PATH: export PATH=\"$prefix/bin:\$PATH\"" ;;
