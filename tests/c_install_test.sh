@@ -8,6 +8,12 @@ set -u
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 page="$TEST_SRCDIR/mnk/docs/api.md"
+# A sanitizer build's library needs its runtime, which a program built
+# outside Bazel does not link.
+if grep -qa AddressSanitizer "$TEST_SRCDIR/mnk/api/libmnk.so"; then
+  echo "note: sanitizer build; the install is not built against"
+  exit 0
+fi
 prefix="$TMP/prefix"
 "$TEST_SRCDIR/mnk/install/install" "$prefix" > "$TMP/install.out"
 expect_eq "install exit" 0 $?
