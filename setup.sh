@@ -24,7 +24,7 @@ packages=(
   libssl-dev             # SHA-256 (libcrypto): what verify's work dir names
   nlohmann-json3-dev     # JSON output, and JSON read back in tests
   libmicrohttpd-dev      # the web server (serve/serve)
-  pybind11-dev           # the Python module (//python:mnk) ...
+  pybind11-dev           # the Python package (//python:wheel) ...
   python3-dev            # ... for Debian's Python 3
   g++
   git

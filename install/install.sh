@@ -11,7 +11,11 @@
 #   PREFIX/lib/pkgconfig/mnk.pc       for `pkg-config --cflags --libs mnk`
 #   PREFIX/lib/cmake/mnk/             for CMake's find_package(mnk): the
 #                                     imported target mnk::mnk
-#   PREFIX/share/doc/mnk/api.md       the C library's manual
+#   PREFIX/share/doc/mnk/             the manual's pages of the C library
+#                                     and of Python (api.md, python.md)
+#   PREFIX/share/mnk/python/          the Python package's wheels, one for
+#                                     each CPython built for: pip install
+#                                     --no-index --find-links DIR mnk
 #
 # Each tool carries what it needs inside it (the built-in tables, Connect
 # Four's book, the web page), and needs of the system only its C and C++
@@ -29,8 +33,9 @@ runfiles="${RUNFILES_DIR:-${TEST_SRCDIR:-$0.runfiles}}"
 [ -d "$runfiles/mnk" ] && cd "$runfiles/mnk"
 tools=(player/play serve/serve player/sample solver/solve verify/verify
        search/book/book)
+wheels=(python/mnk-*.whl)
 for file in "${tools[@]}" api/libmnk.so api/mnk.h base/version/version.h \
-            docs/api.md; do
+            docs/api.md docs/python.md "${wheels[0]}"; do
   if [ ! -f "$file" ]; then
     echo "install: $file is missing: run it as bazel run //install" >&2
     exit 1
@@ -40,7 +45,7 @@ version=$(sed -n 's/.*kVersion\[\] = "\(.*\)";/\1/p' base/version/version.h)
 major=${version%%.*}
 
 mkdir -p "$prefix/bin" "$prefix/include/mnk" "$prefix/lib/pkgconfig" \
-  "$prefix/lib/cmake/mnk" "$prefix/share/doc/mnk"
+  "$prefix/lib/cmake/mnk" "$prefix/share/doc/mnk" "$prefix/share/mnk/python"
 for tool in "${tools[@]}"; do
   cp -f "$tool" "$prefix/bin/" && chmod 0755 "$prefix/bin/${tool##*/}"
 done
@@ -49,7 +54,9 @@ cp -f api/libmnk.so "$prefix/lib/libmnk.so.$version"
 chmod 0755 "$prefix/lib/libmnk.so.$version"
 ln -sf "libmnk.so.$version" "$prefix/lib/libmnk.so.$major"
 ln -sf "libmnk.so.$major" "$prefix/lib/libmnk.so"
-cp -f docs/api.md "$prefix/share/doc/mnk/api.md"
+cp -f docs/api.md docs/python.md "$prefix/share/doc/mnk/"
+cp -f "${wheels[@]}" "$prefix/share/mnk/python/"
+chmod 0644 "$prefix/share/mnk/python/"*.whl
 cat > "$prefix/lib/pkgconfig/mnk.pc" <<PC
 prefix=$prefix
 libdir=\${prefix}/lib
@@ -92,6 +99,8 @@ CMAKE
 echo "installed play, serve, sample, solve, verify and book in $prefix/bin"
 echo "installed the C library $version in $prefix (include/mnk/mnk.h," \
   "lib/libmnk.so, lib/pkgconfig/mnk.pc, lib/cmake/mnk)"
+echo "installed the Python package's wheels in $prefix/share/mnk/python:" \
+  "pip install --no-index --find-links $prefix/share/mnk/python mnk"
 case ":$PATH:" in
   *":$prefix/bin:"*) ;;
   *) echo "add it to your PATH: export PATH=\"$prefix/bin:\$PATH\"" ;;

@@ -1,7 +1,8 @@
 """What the Python module costs over the C++ core, same run, medians:
 
-  bazel build //python:mnk //player:play
-  PYTHONPATH=bazel-bin/python /usr/bin/python3 python/benchmark.py
+  bazel run //install -- /tmp/mnk && python3 -m venv /tmp/venv
+  /tmp/venv/bin/pip install --no-index --find-links /tmp/mnk/share/mnk/python mnk
+  MNK_PLAY=/tmp/mnk/bin/play /tmp/venv/bin/python python/benchmark.py
 
 1. One `probe` call against the same positions answered inside one
    `probe_many` call (the core's own cost, results built in C++): the
@@ -18,9 +19,11 @@ import subprocess
 import sys
 import time
 
-import mnk
+# The installed package, not its sources beside this script.
+sys.path.remove(os.path.dirname(os.path.abspath(__file__)))
+import mnk  # noqa: E402
 
-PLAY = os.environ.get("MNK_PLAY", "bazel-bin/player/play")
+PLAY = os.environ.get("MNK_PLAY", "play")
 
 
 def random_positions(count, seed=1):

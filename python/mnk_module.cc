@@ -1,11 +1,13 @@
-// The Python module `mnk` (pybind11), over the same core as `play`:
+// The Python module `mnk`'s extension, `mnk._mnk` (pybind11), over the
+// same core as `play`:
 // the answer call (answer/answer.h) answers, the solve call
 // (solver/solve_job.h) solves and estimates. Errors become
 // Python exceptions carrying the core's message; the GIL is released while
 // the core works (solves, searches, batches), and Ctrl-C stops it (the
 // search polls for it; a solve runs on a thread of its own while the
-// caller's looks). python/mnk.pyi documents the API; docs/python.md shows
-// it in use.
+// caller's looks). The package python/mnk/ re-exports it;
+// python/mnk/__init__.pyi documents the API; docs/python.md shows it in
+// use.
 //
 //   import mnk
 //   with mnk.Game(3, 3, 3).table() as t:
@@ -35,6 +37,7 @@
 #include "answer/answer.h"
 #include "answer/oracle.h"
 #include "base/version/version.h"
+#include "player/game_session.h"
 #include "rules/game/game.h"
 #include "rules/game/printable.h"
 #include "solver/solve_job.h"
@@ -252,6 +255,29 @@ class Source {
   Result Analyse(const std::string& position, uint64_t max_nodes,
                  double max_seconds) const {
     return Answer(*Hold(), position, max_nodes, max_seconds);
+  }
+
+  // The game in the terminal (`python -m mnk`): the person's moves read
+  // from standard input, the board and the answers written to standard
+  // output, as `play` plays it. Returns play's exit code (0, or 3 when the
+  // table failed); Ctrl-C ends it (KeyboardInterrupt).
+  int PlayInTerminal(bool human_first, const std::string& mark) const {
+    if (mark != "X" && mark != "O") {
+      Raise(absl::InvalidArgumentError(
+          absl::StrCat("mark '", Printable(mark), "': expected X or O")));
+    }
+    const std::shared_ptr<const AnswerSource> held = Hold();
+    GameOptions options;
+    options.human_first = human_first;
+    options.human_mark = mark[0];
+    int played;
+    {
+      py::gil_scoped_release release;
+      played = PlayGame(*held, options, std::cin, std::cout);
+      std::cout.flush();
+    }
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    return played;  // 0, or kTableFailed (3)
   }
 
   void Close() { source_.reset(); }
@@ -547,6 +573,10 @@ void AddTable(py::module_& m) {
            py::arg("max_nodes") = 0, py::arg("max_seconds") = 0.0,
            "probe() within limits (0: none) for a searched position; "
            "SearchStopped past them.")
+      .def("play_in_terminal", &Source::PlayInTerminal,
+           py::arg("human_first") = true, py::arg("mark") = "X",
+           "The game against the person at the terminal, as `play` plays "
+           "it; returns play's exit code.")
       .def("close", &Source::Close)
       .def("__enter__", [](Source& s) -> Source& { return s; })
       .def("__exit__",
@@ -606,7 +636,7 @@ void AddGame(py::module_& m) {
 }  // namespace
 }  // namespace mnk
 
-PYBIND11_MODULE(mnk, m) {
+PYBIND11_MODULE(_mnk, m) {
   using namespace mnk;
   m.doc() =
       "The perfect player of tic-tac-toe and its family (m,n,k-games, "

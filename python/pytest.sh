@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# Runs pytest with Debian's /usr/bin/python3 (whose python3-pytest and
-# python3-dev the module is built for), the module's folder on PYTHONPATH.
+# Runs pytest (Debian's python3-pytest) on the package as a user has it:
+# its wheel for Debian's /usr/bin/python3 installed by pip into a fresh
+# venv (with the system's site-packages, for pytest), no PYTHONPATH.
 # -B: no __pycache__ beside the sources (runfiles are symlinks).
 set -euo pipefail
 cd "$TEST_SRCDIR/mnk"
-export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
-exec /usr/bin/python3 -B -m pytest -q -p no:cacheprovider "$@"
+tag=$(/usr/bin/python3 -c 'import sys; print("cp%d%d" % sys.version_info[:2])')
+venv="$TEST_TMPDIR/venv"
+/usr/bin/python3 -m venv --system-site-packages "$venv"
+"$venv/bin/python" -m pip install -q --no-index --no-cache-dir \
+  python/mnk-*-"$tag"-"$tag"-linux_x86_64.whl
+unset PYTHONPATH
+exec "$venv/bin/python" -B -m pytest -q -p no:cacheprovider "$@"

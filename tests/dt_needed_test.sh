@@ -11,7 +11,7 @@ if grep -qa AddressSanitizer player/sample; then
   exit 0
 fi
 status=0
-for artefact in api/libmnk.so python/mnk.so player/play player/sample \
+for artefact in api/libmnk.so python/_mnk_cp311.so player/play player/sample \
                 serve/serve solver/solve verify/verify search/book/book; do
   allowed="$runtime"
   [ "$artefact" = serve/serve ] && allowed="$allowed libmicrohttpd.so.12"
