@@ -9,16 +9,20 @@ column's label against `play`, the person playing play's best moves); a
 390x844 window with no horizontal scrolling; the "thinking" state of a
 search and its cancel when the person moves on; the JavaScript API's time
 budget, node budget and cancel (wasm/mnk_player.mjs), and the example of
-docs/javascript.md. Prints the time from the page's request to the first
+docs/javascript.md from the npm package (//wasm:npm, unpacked under
+node_modules/mnk/) in a plain page with an import map. Prints the time from the page's request to the first
 move.
 """
 
 import functools
+import glob
 import http.server
 import json
+import os
 import re
 import subprocess
 import sys
+import tarfile
 import threading
 import time
 import unittest
@@ -44,8 +48,20 @@ def doc_example():
                          re.M | re.S).group(1)
 
 
-# A page that runs the example, its console.log lines kept in window.out.
+def unpacked_package():
+    """The npm package's files, unpacked: {name: bytes}."""
+    with tarfile.open(glob.glob("wasm/mnk-*.tgz")[0]) as tgz:
+        return {m.name[len("package/"):]: tgz.extractfile(m).read()
+                for m in tgz.getmembers() if m.isfile()}
+
+
+# A page that runs the example, its console.log lines kept in window.out,
+# the package's names mapped as a page without a bundler maps them.
 EXAMPLE_PAGE = b"""<!doctype html><link rel="icon" href="data:,">
+<script type="importmap">
+{"imports": {"mnk": "./node_modules/mnk/mnk.mjs",
+             "mnk/player": "./node_modules/mnk/mnk_player.mjs"}}
+</script>
 <script type="module">
 window.out = [];
 console.log = (...a) => window.out.push(a.join(' '));
@@ -55,12 +71,19 @@ import('./example.mjs').then(() => { window.done = true; },
 
 
 class Site(http.server.SimpleHTTPRequestHandler):
-    """The site's files, and the example's page at /example.html."""
+    """The site's files, the example's page at /example.html and the npm
+    package under /node_modules/mnk/."""
+
+    package = {}
 
     def do_GET(self):
         pages = {"/example.html": ("text/html", EXAMPLE_PAGE),
                  "/example.mjs": ("text/javascript",
                                   doc_example().encode())}
+        kinds = {".mjs": "text/javascript", ".wasm": "application/wasm"}
+        for name, data in self.package.items():
+            kind = kinds.get(os.path.splitext(name)[1], "text/plain")
+            pages["/node_modules/mnk/" + name] = (kind, data)
         if self.path not in pages:
             return super().do_GET()
         kind, body = pages[self.path]
@@ -76,6 +99,7 @@ class Site(http.server.SimpleHTTPRequestHandler):
 
 def static_server():
     """Serves the site's folder on a free port of 127.0.0.1."""
+    Site.package = unpacked_package()
     handler = functools.partial(Site, directory=SITE)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -3,7 +3,7 @@
 // node. Every answer is the one `play --position=P --json` gives.
 //
 //   import {load} from './mnk.mjs';
-//   const mnk = await load();                 // fetches mnk_core.wasm
+//   const mnk = await load();                 // mnk_core.wasm from beside it
 //   const game = mnk.openGame({width: 3, height: 3, k: 3});
 //   game.title;                               // "Tic-tac-toe"
 //   const a = game.analyse('X.O/X.X/OO.');
@@ -17,8 +17,8 @@
 // page runs searches in a web worker instead (mnk_player.mjs), where they
 // can also be cancelled.
 //
-// Without a browser's fetch (node), pass the module's bytes:
-//   await load({wasmBinary: fs.readFileSync('mnk_core.wasm')});
+// A browser fetches mnk_core.wasm; node reads it from the file (or pass the
+// module's bytes: await load({wasmBinary: bytes})).
 //
 // Arguments are checked before they reach the module: a board size a whole
 // number, gravity and misere booleans, searchMemory a whole number of bytes
@@ -71,7 +71,15 @@ export function timeLimitSeconds(timeLimit) {
 const dropped = new FinalizationRegistry((game) => game.delete());
 
 // Loads the module; `options` go to emscripten (wasmBinary, locateFile).
+// In node, which cannot fetch a file: URL, the bytes are read from the
+// file beside this module.
 export async function load(options = {}) {
+  const inNode = typeof process === 'object' && process.versions?.node;
+  if (inNode && !options.wasmBinary && !options.locateFile) {
+    const {readFile} = await import('node:fs/promises');
+    const wasmBinary = await readFile(new URL('mnk_core.wasm', import.meta.url));
+    options = {...options, wasmBinary};
+  }
   return new Mnk(await MnkCore(options));
 }
 

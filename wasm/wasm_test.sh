@@ -30,18 +30,6 @@ player/play --batch --json --width=4 --height=4 --k=4 --gravity \
   < "$out/c4x4.txt" > "$out/c4x4.native"
 player/play --batch --json --width=7 --height=6 --k=4 --gravity \
   < "$out/c7x6.txt" > "$out/c7x6.native"
-# The example of docs/javascript.md, run beside the module, prints what
-# its comments say.
-mkdir -p "$out/example"
-ln -sf "$PWD"/wasm/mnk.mjs "$PWD"/wasm/mnk_core.mjs "$PWD"/wasm/mnk_core.wasm \
-  "$out/example/"
-sed -n '/^```js$/,/^```$/p' docs/javascript.md | sed '1d;$d' > "$out/example/example.mjs"
-got=$(cd "$out/example" && node --preserve-symlinks example.mjs)
-want=$(grep -o '// .*' "$out/example/example.mjs" | grep -v '^// In a' | cut -c4-)
-[ "$got" = "$want" ] || {
-  echo "docs/javascript.md's example printed:"; echo "$got"
-  echo "its comments say:"; echo "$want"; exit 1; }
-echo "docs/javascript.md: the example prints what it says"
 # Runfiles are symbolic links: the modules import each other where they
 # are linked, not where their sources are.
 exec node --preserve-symlinks --preserve-symlinks-main wasm/wasm_test.mjs \
