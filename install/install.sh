@@ -13,6 +13,10 @@
 #                                     imported target mnk::mnk
 #   PREFIX/share/doc/mnk/             the manual's pages of the C library
 #                                     and of Python (api.md, python.md)
+#   PREFIX/share/mnk/csharp/Mnk.cs    the C# binding (one file to compile
+#                                     with a program), naming this
+#                                     prefix's libmnk.so.MAJOR, and its
+#                                     example TicTacToe.cs
 #   PREFIX/share/mnk/python/          the Python package's wheels, one for
 #                                     each CPython built for: pip install
 #                                     --no-index --find-links DIR mnk
@@ -35,7 +39,8 @@ tools=(player/play serve/serve player/sample solver/solve verify/verify
        search/book/book)
 wheels=(python/mnk-*.whl)
 for file in "${tools[@]}" api/libmnk.so api/mnk.h base/version/version.h \
-            docs/api.md docs/python.md "${wheels[0]}"; do
+            docs/api.md docs/python.md api/csharp/Mnk.cs \
+            api/csharp/TicTacToe.cs "${wheels[0]}"; do
   if [ ! -f "$file" ]; then
     echo "install: $file is missing: run it as bazel run //install" >&2
     exit 1
@@ -45,7 +50,8 @@ version=$(sed -n 's/.*kVersion\[\] = "\(.*\)";/\1/p' base/version/version.h)
 major=${version%%.*}
 
 mkdir -p "$prefix/bin" "$prefix/include/mnk" "$prefix/lib/pkgconfig" \
-  "$prefix/lib/cmake/mnk" "$prefix/share/doc/mnk" "$prefix/share/mnk/python"
+  "$prefix/lib/cmake/mnk" "$prefix/share/doc/mnk" "$prefix/share/mnk/python" \
+  "$prefix/share/mnk/csharp"
 for tool in "${tools[@]}"; do
   cp -f "$tool" "$prefix/bin/" && chmod 0755 "$prefix/bin/${tool##*/}"
 done
@@ -56,6 +62,11 @@ ln -sf "libmnk.so.$version" "$prefix/lib/libmnk.so.$major"
 ln -sf "libmnk.so.$major" "$prefix/lib/libmnk.so"
 cp -f docs/api.md docs/python.md "$prefix/share/doc/mnk/"
 cp -f "${wheels[@]}" "$prefix/share/mnk/python/"
+sed 's|const string Library = "libmnk.so.1";|const string Library = "'"$prefix/lib/libmnk.so.$major"'";|' \
+  api/csharp/Mnk.cs > "$prefix/share/mnk/csharp/Mnk.cs"
+grep -q "\"$prefix/lib/libmnk.so.$major\"" "$prefix/share/mnk/csharp/Mnk.cs"
+cp -f api/csharp/TicTacToe.cs "$prefix/share/mnk/csharp/"
+chmod 0644 "$prefix/share/mnk/csharp/"*.cs
 chmod 0644 "$prefix/share/mnk/python/"*.whl
 cat > "$prefix/lib/pkgconfig/mnk.pc" <<PC
 prefix=$prefix
@@ -99,6 +110,7 @@ CMAKE
 echo "installed play, serve, sample, solve, verify and book in $prefix/bin"
 echo "installed the C library $version in $prefix (include/mnk/mnk.h," \
   "lib/libmnk.so, lib/pkgconfig/mnk.pc, lib/cmake/mnk)"
+echo "installed the C# binding in $prefix/share/mnk/csharp/Mnk.cs"
 echo "installed the Python package's wheels in $prefix/share/mnk/python:" \
   "pip install --no-index --find-links $prefix/share/mnk/python mnk"
 case ":$PATH:" in

@@ -1,0 +1,87 @@
+// The C# binding's test program (Mnk.cs, installed): answers, every error's
+// status and message, a table used by many threads, a closed table.
+// Exits 1 at the first check that fails. Run by //tests:csharp_install_test.
+using System;
+using System.Threading.Tasks;
+
+static class MnkTest {
+  static int checks = 0;
+
+  static void Check(bool ok, string what) {
+    if (!ok) throw new Exception("FAIL: " + what);
+    checks++;
+  }
+
+  // The status `action` throws, with its message.
+  static Mnk.MnkException Thrown(Action action) {
+    try {
+      action();
+    } catch (Mnk.MnkException e) {
+      return e;
+    }
+    throw new Exception("FAIL: no MnkException");
+  }
+
+  static int Main(string[] args) {
+    string version = args[0];
+    try {
+      Check(Mnk.Table.Version == version, "version " + Mnk.Table.Version);
+      using (var ttt = Mnk.Table.Open(new Mnk.GameSpec(3, 3, 3))) {
+        Mnk.Answer a = ttt.Probe("X.O/X.X/OO.");
+        Check(a.ToMove == 'X' && a.Value == Mnk.Value.Win &&
+                  a.Remoteness == 1 && a.BestMove == 4,
+              "X.O/X.X/OO.");
+        Check(a.Moves.Length == 3 && a.Moves[0].Cell == 1 &&
+                  a.Moves[0].Value == Mnk.Value.Loss &&
+                  a.Moves[0].Remoteness == 2,
+              "its moves");
+        Mnk.Answer over = ttt.Probe("XXX/OO./...");
+        Check(over.GameOver && over.Value == Mnk.Value.Loss &&
+                  over.Remoteness == 0 && over.Moves.Length == 0,
+              "a finished game");
+        Check(ttt.Game.Width == 3 && ttt.Game.K == 3 && !ttt.Game.Gravity,
+              "its game");
+        var bad = Thrown(() => ttt.Probe("XXXX"));
+        Check(bad.Status == Mnk.Status.InvalidArgument &&
+                  bad.Message.StartsWith("position 'XXXX': position has 4"),
+              "a bad position: " + bad.Message);
+        // Many threads on one table.
+        Parallel.For(0, 8, i => {
+          for (int n = 0; n < 1000; n++) {
+            Check(ttt.Probe(".........").Value == Mnk.Value.Draw, "threads");
+          }
+        });
+        ttt.Dispose();
+        ttt.Dispose();  // again: nothing
+        bool disposed = false;
+        try {
+          ttt.Probe(".........");
+        } catch (ObjectDisposedException) {
+          disposed = true;
+        }
+        Check(disposed, "a closed table");
+      }
+      var missing = Thrown(() => Mnk.Table.Open(new Mnk.GameSpec(4, 4, 3)));
+      Check(missing.Status == Mnk.Status.NotFound, "no built-in table");
+      var file = Thrown(() => Mnk.Table.OpenFile("/nonexistent.mnk"));
+      Check(file.Status == Mnk.Status.NotFound, "no file: " + file.Message);
+      var game = Thrown(() => Mnk.Table.Open(new Mnk.GameSpec(3, 3, 4)));
+      Check(game.Status == Mnk.Status.InvalidArgument, "k over the board");
+      using (var c4 = Mnk.Table.Open(new Mnk.GameSpec(7, 6, 4, true))) {
+        Mnk.Answer start = c4.Probe("......./......./......./......./......./.......");
+        Check(start.Value == Mnk.Value.Win && start.Remoteness == 41 &&
+                  start.BestMove == 38,
+              "Connect Four's start, from the book");
+        var budget = Thrown(() => c4.Probe(
+            "......./......./......./....O../...XO../..XXO..", 1000));
+        Check(budget.Status == Mnk.Status.ResourceExhausted,
+              "a search past its node budget: " + budget.Message);
+      }
+    } catch (Exception e) {
+      Console.WriteLine(e.Message);
+      return 1;
+    }
+    Console.WriteLine(checks + " checks passed");
+    return 0;
+  }
+}
