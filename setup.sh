@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh Debian 12 machine (idempotent;
 # run as root or with sudo). Nothing is downloaded at build time: Bazel 4.2.3,
-# GoogleTest, Google Benchmark, OpenSSL's libcrypto, nlohmann-json and
-# libmicrohttpd come from Debian's packages; Abseil, zlib and zstd from
-# Debian's source packages (into /usr/local/src/mnk-wasm), compiled by the
-# build and linked statically.
+# GoogleTest, Google Benchmark, OpenSSL's libcrypto and nlohmann-json come
+# from Debian's packages; Abseil, zlib, zstd and libmicrohttpd from Debian's
+# source packages (into /usr/local/src/mnk-wasm), compiled by the build and
+# linked statically.
 #
 #   ./setup.sh           what building, solving and playing need
 #   ./setup.sh --web     that, and the WebAssembly build (//wasm): Debian's
@@ -23,7 +23,6 @@ packages=(
   libbenchmark-dev       # Google Benchmark
   libssl-dev             # SHA-256 (libcrypto): what verify's work dir names
   nlohmann-json3-dev     # JSON output, and JSON read back in tests
-  libmicrohttpd-dev      # the web server (serve/serve)
   pybind11-dev           # the Python package (//python:wheel) ...
   python3-dev            # ... for Debian's Python 3
   g++
@@ -80,8 +79,8 @@ bazel --version > /dev/null
 # none), so that what the project ships links them statically.
 sources=/usr/local/src/mnk-wasm
 if ! [ -f "$sources/abseil/absl/base/config.h" -a -f "$sources/zlib/crc32.c" \
-       -a -f "$sources/zstd/lib/zstd.h" ]; then
-  echo "setup: fetching Abseil's, zlib's and zstd's sources into $sources"
+       -a -f "$sources/zstd/lib/zstd.h" -a -f "$sources/microhttpd/MHD_config.h" ]; then
+  echo "setup: fetching Abseil's, zlib's, zstd's and libmicrohttpd's sources into $sources"
   if ! grep -rqs "^Types: deb-src" /etc/apt/sources.list.d/ &&
      ! grep -qs "^deb-src" /etc/apt/sources.list; then
     printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" \
@@ -92,13 +91,19 @@ if ! [ -f "$sources/abseil/absl/base/config.h" -a -f "$sources/zlib/crc32.c" \
   fi
   download=$(mktemp -d)
   (cd "$download" &&
-   apt-get source --download-only -qq abseil zlib libzstd 2> /dev/null)
-  for package in abseil:abseil zlib:zlib libzstd:zstd; do  # source:folder
+   apt-get source --download-only -qq abseil zlib libzstd libmicrohttpd 2> /dev/null)
+  for package in abseil:abseil zlib:zlib libzstd:zstd libmicrohttpd:microhttpd; do
     archive=$(ls "$download/${package%:*}"_*.orig.tar.* | grep -v '\.asc$')
     $sudo mkdir -p "$sources/${package#*:}"
     $sudo tar -xf "$archive" -C "$sources/${package#*:}" --strip-components=1
   done
   rm -rf "$download"
+  # libmicrohttpd's MHD_config.h, for this system, without HTTPS (nothing
+  # of GnuTLS linked in) and the parts serve does not use.
+  (cd "$sources/microhttpd" &&
+   $sudo ./configure -q --enable-https=no --disable-doc --disable-examples \
+     --disable-curl --disable-dauth --disable-bauth --disable-postprocessor \
+     > /dev/null)
 fi
 if [ "${1:-}" == --tests ]; then
   echo "setup: all packages present, the tests' extras included"

@@ -12,7 +12,7 @@ set -euo pipefail
 target=$(basename "$0")
 case "$target" in
   npm) what="the npm package" dir=.local/share/mnk/npm files=(wasm/mnk-*.tgz) ;;
-  site) what="the static site" dir=.local/share/mnk/site files=(site/*) ;;
+  site) what="the static site" dir=.local/share/mnk/site files=(wasm/site/*) ;;
   mpi) what="the MPI tools" dir=.local/bin files=(solver/solve_mpi search/book/book_mpi) ;;
   *) echo "install: unknown target '$target': expected npm, site or mpi" >&2; exit 1 ;;
 esac

@@ -23,7 +23,7 @@
 #
 # Each tool carries what it needs inside it (the built-in tables, Connect
 # Four's book, the web page), and needs of the system only its C and C++
-# runtime (serve libmicrohttpd too), so the copies work from any folder.
+# runtime, so the copies work from any folder.
 # Programs linked through pkg-config or CMake find libmnk.so by its RUNPATH,
 # PREFIX/lib.
 set -euo pipefail

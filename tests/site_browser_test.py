@@ -1,4 +1,4 @@
-"""The static site (//:site) in headless Chromium, from a plain static file
+"""The static site (//wasm:site) in headless Chromium, from a plain static file
 server (Python's http.server): no `serve`, every answer from the module in
 a web worker.
 
@@ -33,7 +33,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from browser import browser
 
-SITE = "site"
+SITE = "wasm/site"
 GAME_FLAGS = {
     "3x3k3": ["--width=3", "--height=3", "--k=3"],
     "3x3k3m": ["--width=3", "--height=3", "--k=3", "--misere"],

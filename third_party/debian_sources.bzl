@@ -1,4 +1,4 @@
-"""Abseil's, zlib's and zstd's sources, the versions of Debian's own
+"""Abseil's, zlib's, zstd's and libmicrohttpd's sources, the versions of Debian's own
 packages, which `./setup.sh` puts in /usr/local/src/mnk-wasm (from Debian's
 source packages). Every build compiles them, so that what the project ships
 links them statically, position-independent where a shared library
@@ -81,6 +81,33 @@ cc_library(
     includes = ["zlib"],
 )
 
+# libmicrohttpd without HTTPS (serve's HTTP layer), configured by
+# ./setup.sh (MHD_config.h): the library's sources, threads by POSIX's,
+# glibc's tsearch, no digest or basic auth, no post processor.
+cc_library(
+    name = "microhttpd",
+    srcs = ["microhttpd/src/microhttpd/" + f for f in [
+        "connection.c", "daemon.c", "internal.c", "memorypool.c",
+        "mhd_compat.c", "mhd_itc.c", "mhd_mono_clock.c", "mhd_send.c",
+        "mhd_sockets.c", "mhd_str.c", "mhd_threads.c", "reason_phrase.c",
+        "response.c", "sysfdsetsize.c",
+    ]] + glob([
+        "microhttpd/src/microhttpd/*.h",
+        "microhttpd/src/include/*.h",
+    ]) + ["microhttpd/MHD_config.h"],
+    hdrs = ["microhttpd/src/include/microhttpd.h"],
+    copts = [
+        "-w",
+        "-DHAVE_CONFIG_H",
+        "-DBUILDING_MHD_LIB=1",
+        "-Iexternal/debian_sources/microhttpd",
+        "-Iexternal/debian_sources/microhttpd/src/include",
+        "-Iexternal/debian_sources/microhttpd/src/microhttpd",
+    ],
+    includes = ["microhttpd/src/include"],
+    linkopts = ["-lpthread"],
+)
+
 # zstd's compressor and decompressor (the solver's tier files), one thread.
 cc_library(
     name = "zstd",
@@ -103,24 +130,25 @@ package(default_visibility = ["//visibility:public"])
 [genrule(
     name = n,
     outs = [n + ".missing"],
-    cmd = "echo 'the build needs Abseil, zlib and zstd sources in {path}: run ./setup.sh' >&2; exit 1",
+    cmd = "echo 'the build needs Abseil, zlib, zstd and libmicrohttpd sources in {path}: run ./setup.sh' >&2; exit 1",
 ) for n in ["abseil", "abseil_headers", "zlib", "missing"]]
 
 [cc_library(
     name = n,
     srcs = [":missing"],
-) for n in ["absl", "zlib_crc32", "zstd"]]
+) for n in ["absl", "microhttpd", "zlib_crc32", "zstd"]]
 """
 
 def _debian_sources_impl(ctx):
     path = ctx.path(ctx.attr.path)
     found = (path.get_child("abseil").get_child("absl").exists and
              path.get_child("zlib").get_child("crc32.c").exists and
-             path.get_child("zstd").get_child("lib").exists)
+             path.get_child("zstd").get_child("lib").exists and
+             path.get_child("microhttpd").get_child("MHD_config.h").exists)
     if found:
         # Copies, without Abseil's own BUILD files (which would make its
         # folders packages of their own, out of the globs' reach).
-        for name in ["abseil", "zlib", "zstd"]:
+        for name in ["abseil", "zlib", "zstd", "microhttpd"]:
             ctx.execute(["cp", "-r", str(path.get_child(name)), name])
         ctx.execute(["find", ".", "-name", "BUILD", "-delete", "-o",
                      "-name", "BUILD.bazel", "-delete"])
