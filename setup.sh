@@ -26,6 +26,7 @@ packages=(
   pybind11-dev           # the Python package (//python:wheel) ...
   python3-dev            # ... for Debian's Python 3
   g++
+  make                   # libmicrohttpd's configure (its sources, below)
   git
 )
 web_packages=(
