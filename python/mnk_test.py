@@ -5,6 +5,7 @@ search's limits, threads sharing one table, and the objects' reprs."""
 import json
 import os
 import subprocess
+import sys
 import threading
 
 import pytest
@@ -104,6 +105,28 @@ def test_result_objects():
     assert repr(t) == "<mnk.Table closed>"
     with pytest.raises(mnk.WrongGameError, match="the table is closed"):
         t.probe(".........")
+
+
+def test_the_package_and_its_terminal_game():
+    assert mnk.Table.__module__ == "mnk" and mnk.Result.__module__ == "mnk"
+    assert mnk.__file__.endswith(os.path.join("site-packages", "mnk",
+                                              "__init__.py"))
+    with mnk.Game().table() as t:
+        with pytest.raises(ValueError, match="mark 'Z': expected X or O"):
+            t.play_in_terminal(mark="Z")
+    # The game in the terminal, from a process of its own: the person (X)
+    # takes 4, then the lowest free cells; the table wins.
+    game = subprocess.run([sys.executable, "-m", "mnk"],
+                          input="4\n0\n1\n2\n3\n5\n6\n7\n8\nn\n",
+                          capture_output=True, text=True, check=True,
+                          cwd=TMP).stdout
+    assert "I play cell 0." in game and "I win." in game
+    bad = subprocess.run([sys.executable, "-m", "mnk", "--width", "9",
+                          "--height", "9", "--k", "5"],
+                         capture_output=True, text=True, cwd=TMP)
+    assert bad.returncode == 2
+    assert bad.stderr == ("python -m mnk: board 9x9 has too many cells: at "
+                          "most 64\n")
 
 
 def test_errors():
