@@ -2,7 +2,8 @@
 version on the machine (@cpythons, third_party/cpythons.bzl):
 
     mnk_wheels(name = "wheel", srcs = ["mnk_module.cc"], package = [...],
-               deps = [...])
+               deps = [...], readme = "//docs:python_md",
+               license = "//:LICENSE")
 
 makes _mnk_cpXY.so, mnk-VERSION-cpXY-cpXY-linux_x86_64.whl for each
 version 3.X found (XY: "311"), and `name`, every wheel.
