@@ -8,17 +8,8 @@ set -u
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 page="$TEST_SRCDIR/mnk/docs/api.md"
-# A sanitizer build's library needs its runtime, which a program built
-# outside Bazel does not link.
-if grep -qa __asan_init "$TEST_SRCDIR/mnk/api/libmnk.so"; then
-  echo "note: sanitizer build; the install is not built against"
-  exit 0
-fi
 prefix="$TMP/prefix"
-"$TEST_SRCDIR/mnk/install/install" "$prefix" > "$TMP/install.out"
-expect_eq "install exit" 0 $?
-version=$(sed -n 's/.*kVersion\[\] = "\(.*\)";/\1/p' \
-  "$TEST_SRCDIR/mnk/base/version/version.h")
+install_for_outside_builds "$prefix"
 expect_contains "install" "installed the C library $version in $prefix" "$(cat "$TMP/install.out")"
 expect_eq "SONAME" "libmnk.so.${version%%.*}" \
   "$(readelf -d "$prefix/lib/libmnk.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')"

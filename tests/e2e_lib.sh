@@ -25,3 +25,18 @@ use_mpi() {
   export TMPDIR="$1" OMPI_MCA_btl=self,vader OMPI_MCA_plm=isolated
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 }
+
+# The project installed into $1 (bazel run //install) for programs built
+# outside Bazel, and $version, the version it says. Skips the test (exit 0)
+# in a sanitizer build, whose libmnk.so needs a runtime such a program does
+# not load.
+install_for_outside_builds() {
+  if grep -qa __asan_init "$TEST_SRCDIR/mnk/api/libmnk.so"; then
+    echo "note: sanitizer build; the install is not used from outside"
+    exit 0
+  fi
+  "$TEST_SRCDIR/mnk/install/install" "$1" > "$TMP/install.out"
+  expect_eq "install exit" 0 $?
+  version=$(sed -n 's/.*kVersion\[\] = "\(.*\)";/\1/p' \
+    "$TEST_SRCDIR/mnk/base/version/version.h")
+}
