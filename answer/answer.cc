@@ -124,6 +124,10 @@ absl::StatusOr<Analysis> AnswerChecked(const Oracle& oracle, const Position& p,
 
 }  // namespace
 
+absl::StatusOr<Position> AnswerSource::Parse(absl::string_view position) const {
+  return ParsePosition(game(), position);
+}
+
 absl::StatusOr<Analysis> AnswerSource::Answer(absl::string_view position,
                                               const AnswerLimits& limits,
                                               const Progress& progress,

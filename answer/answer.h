@@ -89,6 +89,10 @@ class AnswerSource {
   // "built-in", a table file's path, or "search".
   const std::string& origin() const { return origin_; }
 
+  // `position` read as a position of the game: kInvalidArgument
+  // "position 'P': why" (AnswerFailure::kBadPosition) when it is not one.
+  absl::StatusOr<Position> Parse(absl::string_view position) const;
+
   // The answer call. `position` is parsed (kInvalidArgument "position 'P':
   // why", AnswerFailure::kBadPosition), then answered by the table, the
   // book or the rules at once, or by a search within `limits` (its

@@ -16,8 +16,10 @@
 #include "absl/strings/str_format.h"
 #include "answer/answer.h"
 #include "answer/oracle.h"
+#include "answer/play.h"
 #include "base/version/version.h"
 #include "rules/game/game.h"
+#include "rules/game/moves.h"
 #include "solver/solve_job.h"
 #include "table/layout.h"
 #include "table/record.h"
@@ -110,22 +112,59 @@ void Fill(const Game& game, const Analysis& a, mnk_answer* out) {
   }
 }
 
+// The core's limits for `limits` (NULL: none).
+absl::StatusOr<AnswerLimits> LimitsOf(const mnk_limits* limits) {
+  AnswerLimits within;
+  if (limits == nullptr) return within;
+  absl::StatusOr<absl::Duration> time =
+      TimeLimit(limits->max_seconds, "max_seconds");
+  if (!time.ok()) return time.status();
+  within.max_nodes = limits->max_nodes;
+  within.max_time = *time;
+  if (limits->cancel != nullptr) within.cancel = &limits->cancel->flag;
+  return within;
+}
+
+// Writes `text` to `out` (MNK_TEXT_SIZE bytes).
+mnk_status Written(const absl::StatusOr<std::string>& text, char* out) {
+  if (!text.ok()) return Failed(text.status());
+  if (text->size() >= MNK_TEXT_SIZE) {
+    return Failed(absl::InternalError("text longer than MNK_TEXT_SIZE"));
+  }
+  std::copy(text->begin(), text->end(), out);
+  out[text->size()] = '\0';
+  return MNK_OK;
+}
+// Writes `p`, a position of `game`, to `out`.
+mnk_status Written(const Game& game, const absl::StatusOr<Position>& p,
+                   char* out) {
+  if (!p.ok()) return Failed(p.status());
+  return Written(game.Format(*p), out);
+}
+
+// The rules calls' shared steps: the arguments checked, the position read,
+// then `step` (game, position) run.
+template <typename Step>
+mnk_status OnPosition(const mnk_source* source, const char* position,
+                      const void* out, const Step& step) {
+  if (source == nullptr || position == nullptr || out == nullptr) {
+    return Invalid("source, position and the output must not be NULL");
+  }
+  const Game& game = source->source->game();
+  const absl::StatusOr<Position> p = ReadPosition(game, position);
+  if (!p.ok()) return Failed(p.status());
+  return step(game, *p);
+}
+
 mnk_status Probe(mnk_source* source, const char* position,
                  const mnk_limits* limits, mnk_answer* answer) {
   if (source == nullptr || position == nullptr || answer == nullptr) {
     return Invalid("source, position and answer must not be NULL");
   }
   const AnswerSource& s = *source->source;
-  AnswerLimits within;
-  if (limits != nullptr) {
-    absl::StatusOr<absl::Duration> time =
-        TimeLimit(limits->max_seconds, "max_seconds");
-    if (!time.ok()) return Failed(time.status());
-    within.max_nodes = limits->max_nodes;
-    within.max_time = *time;
-    if (limits->cancel != nullptr) within.cancel = &limits->cancel->flag;
-  }
-  const absl::StatusOr<Analysis> a = s.Answer(position, within);
+  const absl::StatusOr<AnswerLimits> within = LimitsOf(limits);
+  if (!within.ok()) return Failed(within.status());
+  const absl::StatusOr<Analysis> a = s.Answer(position, *within);
   if (!a.ok()) return Failed(a.status());
   Fill(s.game(), *a, answer);
   return MNK_OK;
@@ -298,6 +337,117 @@ mnk_status mnk_probe_many(mnk_source* source, const char* const* positions,
     }
     if (first != MNK_OK) mnk::last_error = first_error;
     return first;
+  });
+}
+
+mnk_status mnk_rules(const mnk_source* source, const char* position,
+                     mnk_state* state) {
+  return mnk::Guarded([&] {
+    return mnk::OnPosition(
+        source, position, state, [&](const mnk::Game& game, mnk::Position p) {
+          *state = mnk_state{};
+          state->to_move = p.side_to_move();
+          state->over = game.IsTerminal(p) ? 1 : 0;
+          state->winner = static_cast<mnk_winner>(mnk::WinnerOf(game, p));
+          for (int cell : mnk::BoardOrderMoves(game, p)) {
+            state->moves[state->num_moves++] = cell;
+          }
+          return MNK_OK;
+        });
+  });
+}
+
+mnk_status mnk_play(const mnk_source* source, const char* position, int cell,
+                    char* out) {
+  return mnk::Guarded([&] {
+    return mnk::OnPosition(
+        source, position, out, [&](const mnk::Game& game, mnk::Position p) {
+          return mnk::Written(game, mnk::PlayMove(game, p, cell), out);
+        });
+  });
+}
+
+mnk_status mnk_drop(const mnk_source* source, const char* position, int column,
+                    char* out) {
+  return mnk::Guarded([&] {
+    return mnk::OnPosition(
+        source, position, out, [&](const mnk::Game& game, mnk::Position p) {
+          return mnk::Written(game, mnk::PlayColumn(game, p, column), out);
+        });
+  });
+}
+
+mnk_status mnk_from_moves(const mnk_source* source, const char* moves,
+                          const char* notation, char* out) {
+  return mnk::Guarded([&] {
+    if (source == nullptr || moves == nullptr || notation == nullptr ||
+        out == nullptr) {
+      return mnk::Invalid("source, moves, notation and out must not be NULL");
+    }
+    const mnk::Game& game = source->source->game();
+    const absl::StatusOr<mnk::Notation> n = mnk::NotationNamed(notation);
+    if (!n.ok()) return mnk::Failed(n.status());
+    return mnk::Written(game, mnk::FromMoves(game, moves, *n), out);
+  });
+}
+
+mnk_status mnk_to_moves(const mnk_source* source, const char* position,
+                        const char* notation, char* out) {
+  return mnk::Guarded([&] {
+    if (notation == nullptr) return mnk::Invalid("notation must not be NULL");
+    const absl::StatusOr<mnk::Notation> n = mnk::NotationNamed(notation);
+    if (!n.ok()) return mnk::Failed(n.status());
+    return mnk::OnPosition(
+        source, position, out, [&](const mnk::Game& game, mnk::Position p) {
+          return mnk::Written(mnk::ToMoves(game, p, *n), out);
+        });
+  });
+}
+
+void mnk_level_init(mnk_level* level) {
+  if (level != nullptr) *level = mnk_level{mnk::kPerfectLevel, 0, 0, 0};
+}
+
+mnk_status mnk_choose(mnk_source* source, const char* position,
+                      const mnk_level* level, const mnk_limits* limits,
+                      int* cell) {
+  return mnk::Guarded([&] {
+    if (source == nullptr || position == nullptr || cell == nullptr) {
+      return mnk::Invalid("source, position and cell must not be NULL");
+    }
+    mnk::Level chosen;
+    if (level != nullptr) {
+      chosen.level = level->level;
+      chosen.vary = level->vary != 0;
+      if (level->seeded != 0) chosen.seed = level->seed;
+    }
+    const absl::StatusOr<mnk::AnswerLimits> within = mnk::LimitsOf(limits);
+    if (!within.ok()) return mnk::Failed(within.status());
+    const absl::StatusOr<int> move =
+        mnk::Choose(*source->source, position, chosen, *within);
+    if (!move.ok()) return mnk::Failed(move.status());
+    *cell = *move;
+    return MNK_OK;
+  });
+}
+
+mnk_status mnk_pv(mnk_source* source, const char* position,
+                  const mnk_limits* limits, int* cells, int* count,
+                  int* complete) {
+  return mnk::Guarded([&] {
+    if (source == nullptr || position == nullptr || cells == nullptr ||
+        count == nullptr) {
+      return mnk::Invalid("source, position, cells and count must not be NULL");
+    }
+    const absl::StatusOr<mnk::AnswerLimits> within = mnk::LimitsOf(limits);
+    if (!within.ok()) return mnk::Failed(within.status());
+    const absl::StatusOr<mnk::Line> line =
+        mnk::PrincipalVariation(*source->source, position, *within);
+    if (!line.ok()) return mnk::Failed(line.status());
+    std::copy(line->cells.begin(), line->cells.end(), cells);
+    *count = static_cast<int>(line->cells.size());
+    if (complete != nullptr) *complete = line->complete ? 1 : 0;
+    return MNK_OK;
   });
 }
 

@@ -180,6 +180,78 @@ mnk_status mnk_probe_many(mnk_source* source, const char* const* positions,
                           size_t count, mnk_answer* answers,
                           mnk_status* statuses);
 
+/* Room for any position string or move sequence, its NUL included. */
+#define MNK_TEXT_SIZE 256
+
+/* Who won a finished game. */
+typedef enum {
+  MNK_WINNER_NONE = 0, /* the game goes on */
+  MNK_WINNER_X = 1,
+  MNK_WINNER_O = 2,
+  MNK_WINNER_DRAW = 3 /* a full board without a line */
+} mnk_winner;
+
+/* What the rules say of a position (mnk_rules): no table is read. */
+typedef struct {
+  int to_move;       /* 0: X, 1: O */
+  int over;          /* 1 once the game is over (no legal move) */
+  mnk_winner winner; /* MNK_WINNER_NONE while the game goes on */
+  int num_moves;     /* legal moves, in board order: cells ascending; with */
+  int moves[MNK_MAX_CELLS]; /* gravity, the columns' cells left to right */
+} mnk_state;
+
+/* The rules calls, for the source's game; each refuses a bad position,
+ * and a move that is off the board, taken, not playable or played once
+ * the game is over, with MNK_INVALID_ARGUMENT and a message saying why.
+ * Positions are written to `out`, MNK_TEXT_SIZE bytes. */
+mnk_status mnk_rules(const mnk_source* source, const char* position,
+                     mnk_state* state);
+/* The position after the side to move plays `cell`. */
+mnk_status mnk_play(const mnk_source* source, const char* position, int cell,
+                    char* out);
+/* The same, a stone dropped in `column` (gravity only). */
+mnk_status mnk_drop(const mnk_source* source, const char* position, int column,
+                    char* out);
+/* The position after `moves` from the empty board, X's first, written in
+ * `notation`: "cells" ("4 0 8": 0-based cells, separated by spaces or
+ * commas), "columns" ("3 3 4": 0-based columns, gravity only) or "digits"
+ * ("4453": 1-based columns, a digit each, as Pons' solver and
+ * connect-four-ai write them; gravity only). */
+mnk_status mnk_from_moves(const mnk_source* source, const char* moves,
+                          const char* notation, char* out);
+/* A sequence of moves, in `notation`, that builds `position`. */
+mnk_status mnk_to_moves(const mnk_source* source, const char* position,
+                        const char* notation, char* out);
+
+/* A level of play (mnk_level_init: perfect, lowest cell among equally
+ * good moves, unseeded). Level 1 plays a random legal move, 10 the
+ * perfect one; in between, move i with probability proportional to
+ * exp(u_i / T), u_i +1 a win, 0 a draw, -1 a loss (less a thousandth a
+ * ply of its remoteness), T = 4 * 0.625^(level - 2) (docs/api.md). */
+typedef struct {
+  int level;     /* 1 (random) to 10 (perfect) */
+  int vary;      /* 1: level 10 picks at random among equally good moves */
+  int seeded;    /* 1: the same seed, level and position choose the same */
+  uint64_t seed; /*    move every time, on every machine */
+} mnk_level;
+
+void mnk_level_init(mnk_level* level);
+
+/* The move `level` (NULL: perfect) plays at `position`, a game in play;
+ * a searched game's answer within `limits` (NULL: none). */
+mnk_status mnk_choose(mnk_source* source, const char* position,
+                      const mnk_level* level, const mnk_limits* limits,
+                      int* cell);
+
+/* The principal variation: the moves both sides play from `position`
+ * under perfect play to the end, into cells[0 .. *count - 1] (room for
+ * MNK_MAX_CELLS). *complete is 0 when a search's limits (max_seconds for
+ * the whole line, max_nodes for each move) stopped it first: the line is
+ * then as far as it got. */
+mnk_status mnk_pv(mnk_source* source, const char* position,
+                  const mnk_limits* limits, int* cells, int* count,
+                  int* complete);
+
 /* A flag that stops searches from another thread. */
 mnk_status mnk_cancel_new(mnk_cancel** out);
 void mnk_cancel_set(mnk_cancel* cancel);

@@ -377,6 +377,122 @@ static void test_threads(void) {
   mnk_close(s);
 }
 
+/* One game from the empty board, X at level x_level and O at o_level
+ * (seeded with `seed`), by the rules calls alone: the winner. */
+static mnk_winner play_game(mnk_source* source, const char* start, int x_level,
+                            int o_level, uint64_t seed, char* moves_played) {
+  char position[MNK_TEXT_SIZE];
+  strcpy(position, start);
+  mnk_state state;
+  moves_played[0] = '\0';
+  for (;;) {
+    CHECK(mnk_rules(source, position, &state) == MNK_OK);
+    if (state.over) break;
+    mnk_level level;
+    mnk_level_init(&level);
+    level.level = state.to_move == 0 ? x_level : o_level;
+    level.seeded = 1;
+    level.seed = seed;
+    int cell = -1;
+    CHECK(mnk_choose(source, position, &level, NULL, &cell) == MNK_OK);
+    int legal = 0;
+    for (int i = 0; i < state.num_moves; ++i) legal |= state.moves[i] == cell;
+    CHECK(legal);
+    char next[MNK_TEXT_SIZE];
+    CHECK(mnk_play(source, position, cell, next) == MNK_OK);
+    strcpy(position, next);
+    sprintf(moves_played + strlen(moves_played), "%s%d",
+            moves_played[0] == '\0' ? "" : " ", cell);
+  }
+  CHECK(state.num_moves == 0 && state.winner != MNK_WINNER_NONE);
+  return state.winner;
+}
+
+static void test_rules_levels_and_pv(void) {
+  mnk_game game = {3, 3, 3, 0, 0};
+  mnk_source* ttt = NULL;
+  CHECK(mnk_open_game(&game, NULL, &ttt) == MNK_OK);
+  mnk_state state;
+  CHECK(mnk_rules(ttt, "XXX/OO./...", &state) == MNK_OK);
+  CHECK(state.over == 1 && state.winner == MNK_WINNER_X && state.to_move == 1 &&
+        state.num_moves == 0);
+  CHECK(mnk_rules(ttt, "X../.O./...", &state) == MNK_OK);
+  CHECK(state.over == 0 && state.winner == MNK_WINNER_NONE &&
+        state.num_moves == 7 && state.moves[0] == 1 && state.moves[6] == 8);
+  char out[MNK_TEXT_SIZE];
+  CHECK(mnk_play(ttt, "X../.O./...", 4, out) == MNK_INVALID_ARGUMENT);
+  CHECK(strcmp(mnk_last_error(), "cell 4 is taken") == 0);
+  CHECK(mnk_play(ttt, "XXX/OO./...", 8, out) == MNK_INVALID_ARGUMENT);
+  CHECK(strcmp(mnk_last_error(),
+               "the game is over (X won): no move is legal") == 0);
+  CHECK(mnk_play(ttt, "X../.O./...", 8, out) == MNK_OK);
+  CHECK(strcmp(out, "X../.O./..X") == 0);
+  CHECK(mnk_from_moves(ttt, "4 0 8", "cells", out) == MNK_OK);
+  CHECK(strcmp(out, "O../.X./..X") == 0);
+  CHECK(mnk_to_moves(ttt, "O../.X./..X", "cells", out) == MNK_OK);
+  CHECK(strcmp(out, "4 0 8") == 0);
+  CHECK(mnk_from_moves(ttt, "4453", "digits", out) == MNK_INVALID_ARGUMENT);
+  CHECK(mnk_from_moves(ttt, "4", "pons", out) == MNK_INVALID_ARGUMENT);
+  CHECK(strcmp(mnk_last_error(),
+               "notation 'pons': expected cells, columns or digits") == 0);
+  CHECK(mnk_drop(ttt, ".........", 0, out) == MNK_INVALID_ARGUMENT);
+
+  /* Levels: perfect play never loses, and draws against itself; the
+   * random player loses most games to it. */
+  char moves[MNK_TEXT_SIZE];
+  CHECK(play_game(ttt, ".........", 10, 10, 1, moves) == MNK_WINNER_DRAW);
+  int pv[MNK_MAX_CELLS], count = 0, complete = 0;
+  CHECK(mnk_pv(ttt, ".........", NULL, pv, &count, &complete) == MNK_OK);
+  CHECK(count == 9 && complete == 1);
+  char line[MNK_TEXT_SIZE] = "";
+  for (int i = 0; i < count; ++i) {
+    sprintf(line + strlen(line), "%s%d", i == 0 ? "" : " ", pv[i]);
+  }
+  CHECK(strcmp(line, moves) == 0); /* perfect play is the pv */
+  int x_wins = 0, o_wins = 0;
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    const mnk_winner w = play_game(ttt, ".........", 10, 1, seed, moves);
+    CHECK(w != MNK_WINNER_O);
+    x_wins += w == MNK_WINNER_X;
+    const mnk_winner v = play_game(ttt, ".........", 5, 10, seed, moves);
+    CHECK(v != MNK_WINNER_X);
+    o_wins += v == MNK_WINNER_O;
+  }
+  CHECK(x_wins > 80);
+  CHECK(o_wins > 10);
+  mnk_level bad;
+  mnk_level_init(&bad);
+  bad.level = 0;
+  int cell;
+  CHECK(mnk_choose(ttt, ".........", &bad, NULL, &cell) ==
+        MNK_INVALID_ARGUMENT);
+  CHECK(strcmp(mnk_last_error(),
+               "level 0: expected a level from 1 (random) to 10 (perfect)") ==
+        0);
+  mnk_close(ttt);
+
+  /* Connect-style 4x4 from its built-in table, moves as columns. */
+  mnk_game g4 = {4, 4, 4, 1, 0};
+  mnk_source* c4 = NULL;
+  CHECK(mnk_open_game(&g4, NULL, &c4) == MNK_OK);
+  CHECK(mnk_drop(c4, "..../..../..../....", 2, out) == MNK_OK);
+  CHECK(strcmp(out, "..../..../..../..X.") == 0);
+  CHECK(mnk_from_moves(c4, "3312", "digits", out) == MNK_OK);
+  CHECK(strcmp(out, "..../..../..O./XOX.") == 0);
+  CHECK(mnk_rules(c4, out, &state) == MNK_OK);
+  CHECK(state.num_moves == 4 && state.moves[0] == 8 && state.moves[2] == 6);
+  CHECK(mnk_to_moves(c4, out, "columns", moves) == MNK_OK);
+  CHECK(strcmp(moves, "2 2 0 1") == 0);
+  mnk_answer start;
+  CHECK(mnk_probe(c4, "..../..../..../....", &start) == MNK_OK);
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    const mnk_winner w =
+        play_game(c4, "..../..../..../....", 10, 3, seed, moves);
+    CHECK(start.value != MNK_DRAW || w != MNK_WINNER_O);
+  }
+  mnk_close(c4);
+}
+
 int main(void) {
   CHECK(strcmp(mnk_version(), "1.0.0") == 0);
   CHECK(strcmp(mnk_last_error(), "") == 0);
@@ -387,6 +503,7 @@ int main(void) {
   test_connect_four();
   test_threads();
   test_messages_quote_user_text();
+  test_rules_levels_and_pv();
   mnk_close(NULL);
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures == 0 ? 0 : 1;

@@ -260,12 +260,12 @@ Mask Game::ColumnMask(int column) const {
 }
 
 bool Game::IsReachable(const Position& p) const {
-  return IsLegal(p) && (!spec_.gravity || GravityOrderExists(p));
+  return IsLegal(p) && (!spec_.gravity || MoveOrder(p).has_value());
 }
 
 absl::Status Game::Validate(const Position& p) const {
   Illegal problem = Check(p);
-  if (problem == Illegal::kLegal && spec_.gravity && !GravityOrderExists(p)) {
+  if (problem == Illegal::kLegal && spec_.gravity && !MoveOrder(p)) {
     problem = Illegal::kNoOrder;
   }
   const std::string last(1, p.side_to_move() == 0 ? 'O' : 'X');
@@ -307,28 +307,39 @@ absl::Status Game::Validate(const Position& p) const {
   return absl::InternalError("unknown legality check");
 }
 
-bool Game::GravityOrderExists(const Position& start) const {
-  // Takes stones off the tops of columns, last mover's first, alternating,
-  // with no line before the last move: `start` is reachable when this can
-  // empty the board. Dead ends are memoised.
+std::optional<std::vector<int>> Game::MoveOrder(const Position& start) const {
+  // Takes stones off the board (with gravity, off the tops of columns),
+  // last mover's first, alternating, with no line before the last move:
+  // `start` is reachable when this can empty the board, and the stones
+  // taken, last first, are the order. Dead ends are memoised.
+  if (Check(start) != Illegal::kLegal) return std::nullopt;
   absl::flat_hash_set<Position> dead;
+  std::vector<int> taken;
   std::function<bool(const Position&)> peel = [&](const Position& p) {
     if (p.occupied() == 0) return true;
     if (dead.contains(p)) return false;
-    const Mask tops = p.occupied() & ~RowDown(p.occupied());
-    for (Mask s = tops & p.last_mover(); s != 0; s &= s - 1) {
+    const Mask tops =
+        spec_.gravity ? p.occupied() & ~RowDown(p.occupied()) : p.occupied();
+    // Highest cell first, so that each player's moves come out ascending.
+    for (Mask s = tops & p.last_mover(); s != 0;) {
+      const int cell = 63 - absl::countl_zero(s);
+      const Mask bit = Mask{1} << cell;
+      s &= ~bit;
       Position before = p;
-      const Mask bit = s & -s;
       before.x &= ~bit;
       before.o &= ~bit;
-      if (!HasLine(before.x) && !HasLine(before.o) && peel(before)) {
-        return true;
+      if (!HasLine(before.x) && !HasLine(before.o)) {
+        taken.push_back(cell);
+        if (peel(before)) return true;
+        taken.pop_back();
       }
     }
     dead.insert(p);
     return false;
   };
-  return peel(start);
+  if (!peel(start)) return std::nullopt;
+  std::reverse(taken.begin(), taken.end());
+  return taken;
 }
 
 std::string Game::Format(const Position& p) const {

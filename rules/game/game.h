@@ -275,6 +275,9 @@ class Game {
   bool reachability_is_local() const { return !spec_.gravity; }
   // Exact: some game from the empty board reaches `p`.
   bool IsReachable(const Position& p) const;
+  // An order of moves (cells, X's first) that builds `p` from the empty
+  // board, nullopt when none does (`p` is not reachable).
+  std::optional<std::vector<int>> MoveOrder(const Position& p) const;
 
   // Parses a position string (see the file comment) and checks that a game
   // reaches it (IsReachable). kInvalidArgument names what is wrong.
@@ -339,7 +342,6 @@ class Game {
     }
     return false;
   }
-  bool GravityOrderExists(const Position& p) const;
   // `cells` one row up (cell c to c - width) or down: in two shifts, so
   // that a one-row board of 64 cells shifts everything out, as a shift by
   // 64 would not.
