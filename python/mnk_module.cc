@@ -36,9 +36,11 @@
 #include "absl/time/time.h"
 #include "answer/answer.h"
 #include "answer/oracle.h"
+#include "answer/play.h"
 #include "base/version/version.h"
 #include "player/game_session.h"
 #include "rules/game/game.h"
+#include "rules/game/moves.h"
 #include "rules/game/printable.h"
 #include "solver/solve_job.h"
 #include "table/record.h"
@@ -191,11 +193,13 @@ class Interrupt {
   std::optional<py::error_already_set> raised_;
 };
 
-// The answer to `position` from `s`, a search within `max_nodes` positions
-// and `max_seconds` (0: no limit), stopped by Ctrl-C. Called with the GIL
+// `call(limits)` on `s`: a search within `max_nodes` positions and
+// `max_seconds` (0: no limit), stopped by Ctrl-C. Called with the GIL
 // held; released where a search may run (a table's lookups keep it).
-Result Answer(const AnswerSource& s, const std::string& position,
-              uint64_t max_nodes, double max_seconds) {
+// Returns call's value, raising its error.
+template <typename Call>
+auto Searching(const AnswerSource& s, uint64_t max_nodes, double max_seconds,
+               const Call& call) {
   Interrupt interrupt;
   AnswerLimits limits;
   limits.max_nodes = max_nodes;
@@ -203,10 +207,51 @@ Result Answer(const AnswerSource& s, const std::string& position,
   limits.poll = [&interrupt] { return interrupt.Check(); };
   std::optional<py::gil_scoped_release> release;
   if (s.searched()) release.emplace();
-  absl::StatusOr<Analysis> a = s.Answer(position, limits);
+  auto got = call(limits);
   release.reset();
   interrupt.RaiseKept();
-  return ResultOf(s.game(), OrRaise(std::move(a)));
+  return OrRaise(std::move(got));
+}
+
+// The answer to `position` from `s`, within the limits (Searching).
+Result Answer(const AnswerSource& s, const std::string& position,
+              uint64_t max_nodes, double max_seconds) {
+  return ResultOf(s.game(), Searching(s, max_nodes, max_seconds,
+                                      [&](const AnswerLimits& limits) {
+                                        return s.Answer(position, limits);
+                                      }));
+}
+
+// The move `level` plays at `position` (seed: None or a whole number from
+// 0 to 2^64 - 1), within the limits.
+int ChooseIn(const AnswerSource& s, const std::string& position, int level,
+             py::object seed, bool vary, uint64_t max_nodes,
+             double max_seconds) {
+  Level chosen;
+  chosen.level = level;
+  chosen.vary = vary;
+  if (!seed.is_none()) {
+    if (!py::isinstance<py::int_>(seed) || py::isinstance<py::bool_>(seed) ||
+        seed < py::int_(0) || seed > py::int_(UINT64_MAX)) {
+      Raise(absl::InvalidArgumentError(
+          "seed: expected None or a whole number from 0 to 2**64 - 1"));
+    }
+    chosen.seed = seed.cast<uint64_t>();
+  }
+  return Searching(s, max_nodes, max_seconds, [&](const AnswerLimits& limits) {
+    return Choose(s, position, chosen, limits);
+  });
+}
+
+// The principal variation from `position`, within the limits: as far as
+// it got when they stopped it.
+std::vector<int> PvIn(const AnswerSource& s, const std::string& position,
+                      uint64_t max_nodes, double max_seconds) {
+  return Searching(s, max_nodes, max_seconds,
+                   [&](const AnswerLimits& limits) {
+                     return PrincipalVariation(s, position, limits);
+                   })
+      .cells;
 }
 
 // What the module calls a table: a game's source of answers (a table, or
@@ -248,6 +293,17 @@ class Source {
       results.push_back(ResultOf(s.game(), a));
     }
     return results;
+  }
+
+  int Choose(const std::string& position, int level, py::object seed, bool vary,
+             uint64_t max_nodes, double max_seconds) const {
+    return ChooseIn(*Hold(), position, level, std::move(seed), vary, max_nodes,
+                    max_seconds);
+  }
+
+  std::vector<int> Pv(const std::string& position, uint64_t max_nodes,
+                      double max_seconds) const {
+    return PvIn(*Hold(), position, max_nodes, max_seconds);
   }
 
   // A searched position's answer within `max_nodes` positions and
@@ -364,15 +420,71 @@ absl::Status SolveInterruptibly(const std::function<absl::Status()>& solve,
   return status;
 }
 
-// A game: its parameters, its built-in table or search, and its solve.
+// A game: its parameters and rules, its built-in table or search, and its
+// solve.
 struct PyGame {
   GameSpec spec;
+  // The rules (shared by copies of the game).
+  std::shared_ptr<const Game> rules;
   // What analyse() answers from (shared by copies of the game).
   std::shared_ptr<OwnSource> own = std::make_shared<OwnSource>();
 
   Result Analyse(const std::string& position, uint64_t max_nodes,
                  double max_seconds) {
     return Answer(*own->Get(spec), position, max_nodes, max_seconds);
+  }
+  int Choose(const std::string& position, int level, py::object seed, bool vary,
+             uint64_t max_nodes, double max_seconds) {
+    return ChooseIn(*own->Get(spec), position, level, std::move(seed), vary,
+                    max_nodes, max_seconds);
+  }
+  std::vector<int> Pv(const std::string& position, uint64_t max_nodes,
+                      double max_seconds) {
+    return PvIn(*own->Get(spec), position, max_nodes, max_seconds);
+  }
+
+  // The rules calls.
+  Position Read(const std::string& position) const {
+    return OrRaise(ReadPosition(*rules, position));
+  }
+  std::vector<int> LegalMoves(const std::string& position) const {
+    return BoardOrderMoves(*rules, Read(position));
+  }
+  std::string Play(const std::string& position, int cell) const {
+    return rules->Format(OrRaise(PlayMove(*rules, Read(position), cell)));
+  }
+  std::string Drop(const std::string& position, int column) const {
+    return rules->Format(OrRaise(PlayColumn(*rules, Read(position), column)));
+  }
+  bool IsOver(const std::string& position) const {
+    return rules->IsTerminal(Read(position));
+  }
+  std::optional<std::string> WinnerIn(const std::string& position) const {
+    const Winner w = WinnerOf(*rules, Read(position));
+    if (w == Winner::kNone) return std::nullopt;
+    return std::string(WinnerName(w));
+  }
+  std::string ToMove(const std::string& position) const {
+    return Read(position).side_to_move() == 0 ? "X" : "O";
+  }
+  // `moves`: a str in `notation`, or a sequence of cells.
+  std::string FromMovesIn(py::object moves, const std::string& notation) const {
+    const Notation n = OrRaise(NotationNamed(notation));
+    if (py::isinstance<py::str>(moves)) {
+      return rules->Format(
+          OrRaise(FromMoves(*rules, moves.cast<std::string>(), n)));
+    }
+    if (n != Notation::kCells) {
+      Raise(absl::InvalidArgumentError(absl::StrCat(
+          "moves as a list are cells: write ", notation, " as a str")));
+    }
+    return rules->Format(
+        OrRaise(FromCells(*rules, moves.cast<std::vector<int>>())));
+  }
+  std::string ToMovesIn(const std::string& position,
+                        const std::string& notation) const {
+    return OrRaise(
+        ToMoves(*rules, Read(position), OrRaise(NotationNamed(notation))));
   }
 
   Source Open(const std::string& path, uint64_t search_memory,
@@ -490,8 +602,9 @@ struct PyGame {
 
 PyGame MakeGame(int width, int height, int k, bool gravity, bool misere) {
   const GameSpec spec{width, height, k, gravity, misere};
-  if (absl::StatusOr<Game> g = Game::Create(spec); !g.ok()) Raise(g.status());
-  return PyGame{spec};
+  absl::StatusOr<Game> g = Game::Create(spec);
+  if (!g.ok()) Raise(g.status());
+  return PyGame{spec, std::make_shared<const Game>(*std::move(g))};
 }
 
 Source OpenTable(const std::string& path) {
@@ -573,6 +686,25 @@ void AddTable(py::module_& m) {
            py::arg("max_nodes") = 0, py::arg("max_seconds") = 0.0,
            "probe() within limits (0: none) for a searched position; "
            "SearchStopped past them.")
+      .def("choose", &Source::Choose, py::arg("position"),
+           py::arg("level") = kPerfectLevel, py::arg("seed") = py::none(),
+           py::arg("vary") = false, py::arg("max_nodes") = 0,
+           py::arg("max_seconds") = 0.0,
+           "The cell a player of `level` (1 random .. 10 perfect) plays; "
+           "the same every time for the same seed; vary: level 10 picks "
+           "among equally good moves at random.")
+      .def("pv", &Source::Pv, py::arg("position"), py::arg("max_nodes") = 0,
+           py::arg("max_seconds") = 0.0,
+           "The principal variation: the cells both sides play under "
+           "perfect play to the end (as far as the limits let a search "
+           "go).")
+      .def_property_readonly(
+          "game",
+          [](const Source& s) {
+            const GameSpec& g = s.Hold()->game().spec();
+            return MakeGame(g.width, g.height, g.k, g.gravity, g.misere);
+          },
+          "The table's game (its rules).")
       .def("play_in_terminal", &Source::PlayInTerminal,
            py::arg("human_first") = true, py::arg("mark") = "X",
            "The game against the person at the terminal, as `play` plays "
@@ -610,6 +742,34 @@ void AddGame(py::module_& m) {
            "The answer to a position from the game's own table or search "
            "(opened at the first call and kept), within limits (0: none); "
            "SearchStopped past them.")
+      .def("choose", &PyGame::Choose, py::arg("position"),
+           py::arg("level") = kPerfectLevel, py::arg("seed") = py::none(),
+           py::arg("vary") = false, py::arg("max_nodes") = 0,
+           py::arg("max_seconds") = 0.0,
+           "Table.choose, from analyse()'s source.")
+      .def("pv", &PyGame::Pv, py::arg("position"), py::arg("max_nodes") = 0,
+           py::arg("max_seconds") = 0.0, "Table.pv, from analyse()'s source.")
+      .def("legal_moves", &PyGame::LegalMoves, py::arg("position"),
+           "The legal moves' cells in board order (with gravity, columns "
+           "left to right); [] once the game is over.")
+      .def("play", &PyGame::Play, py::arg("position"), py::arg("cell"),
+           "The position after the side to move plays `cell` (ValueError "
+           "saying why for an illegal move).")
+      .def("drop", &PyGame::Drop, py::arg("position"), py::arg("column"),
+           "play() of the stone dropped in `column` (gravity only).")
+      .def("is_over", &PyGame::IsOver, py::arg("position"))
+      .def("winner", &PyGame::WinnerIn, py::arg("position"),
+           "'X', 'O' or 'draw' once the game is over; None while it goes "
+           "on.")
+      .def("to_move", &PyGame::ToMove, py::arg("position"), "'X' or 'O'")
+      .def("from_moves", &PyGame::FromMovesIn, py::arg("moves"),
+           py::arg("notation") = "cells",
+           "The position after `moves` from the empty board: a list of "
+           "cells, or a str in `notation`: 'cells' ('4 0 8'), 'columns' "
+           "('3 3 4', 0-based) or 'digits' ('4453', 1-based columns).")
+      .def("to_moves", &PyGame::ToMovesIn, py::arg("position"),
+           py::arg("notation") = "cells",
+           "A sequence of moves, in `notation`, that builds the position.")
       .def("solve", &PyGame::Solve, py::arg("path"),
            py::arg("progress") = py::none(), py::arg("threads") = 0,
            py::arg("layout") = "auto", py::arg("remoteness") = py::none(),
