@@ -9,6 +9,9 @@
 //   const a = game.analyse('X.O/X.X/OO.');
 //   a.value, a.remoteness, a.best_move;       // "win", 1, 4
 //   a.moves;                                  // [{move, value, remoteness}]
+//   game.play('.../.../...', 4);             // '.../.X./...'
+//   game.choose('.../.X./...', {level: 5, seed: 1});  // a cell
+//   game.pv('.../.X./...');                   // the cells to the end
 //   game.close();
 //   mnk.games();                              // the built-in games
 //   mnk.version;                              // "1.0.0"
@@ -45,6 +48,15 @@ function whole(name, value, min, max = Number.MAX_SAFE_INTEGER) {
   if (!Number.isInteger(value) || value < min || value > max) {
     throw failure(RangeError, `${name} ${value}: expected a whole number ` +
                   `from ${min} to ${max}`);
+  }
+  return value;
+}
+
+// `value` when it is a string, else a TypeError naming `name`.
+function text(name, value) {
+  if (typeof value !== 'string') {
+    throw failure(TypeError, `${name} ${String(value).slice(0, 200)}: ` +
+                  'expected a string');
   }
   return value;
 }
@@ -193,6 +205,88 @@ class Game {
     if (thrown !== null) throw thrown;
     if ('error' in answer) throw failure(Error, answer.error, answer.code);
     return answer;
+  }
+
+  // The rules, for a position (each throws an Error saying why, `code`
+  // 'INVALID_ARGUMENT', for a bad position or move): the legal moves'
+  // cells in board order (with gravity, columns left to right), the
+  // position after the side to move plays `cell` or drops a stone in
+  // `column`, whether the game is over, its winner ('X', 'O', 'draw';
+  // null while it goes on) and the side to move.
+  legalMoves(position) {
+    return this.call_('rules', text('position', position)).moves;
+  }
+  play(position, cell) {
+    return this.call_('play', text('position', position),
+                      whole('cell', cell, 0, 2 ** 31 - 1)).position;
+  }
+  drop(position, column) {
+    return this.call_('drop', text('position', position),
+                      whole('column', column, 0, 2 ** 31 - 1)).position;
+  }
+  isOver(position) {
+    return this.call_('rules', text('position', position)).over;
+  }
+  winner(position) {
+    return this.call_('rules', text('position', position)).winner;
+  }
+  toMove(position) {
+    return this.call_('rules', text('position', position)).to_move;
+  }
+
+  // The position after `moves` from the empty board: an array of cells,
+  // or a string in `notation`: 'cells' ('4 0 8'), 'columns' ('3 3 4',
+  // from 0) or 'digits' ('4453', columns from 1, as Pons' solver writes
+  // them); toMoves writes a sequence that builds `position`.
+  fromMoves(moves, {notation = 'cells'} = {}) {
+    if (Array.isArray(moves)) {
+      if (notation !== 'cells') {
+        throw failure(TypeError, `moves as an array are cells: write ` +
+                      `${String(notation).slice(0, 200)} as a string`);
+      }
+      moves = moves.map((cell) => whole('cell', cell, 0, 2 ** 31 - 1))
+          .join(' ');
+    }
+    return this.call_('fromMoves', text('moves', moves),
+                      text('notation', notation)).position;
+  }
+  toMoves(position, {notation = 'cells'} = {}) {
+    return this.call_('toMoves', text('position', position),
+                      text('notation', notation)).moves;
+  }
+
+  // The cell a player of `level` plays (1: a random move .. 10: the
+  // perfect one; docs/javascript.md's table): the same for the same `seed`
+  // (a whole number), level and position; `vary`: level 10 picks among
+  // equally good moves at random. A search keeps to maxNodes and
+  // timeLimit (ms), as in analyse.
+  choose(position, {level = 10, seed, vary = false, maxNodes = 0,
+                    timeLimit = 0} = {}) {
+    return this.call_('choose', text('position', position),
+                      whole('level', level, 1, 10), flag('vary', vary),
+                      seed === undefined ? -1 : whole('seed', seed, 0),
+                      whole('maxNodes', maxNodes, 0),
+                      timeLimitSeconds(timeLimit)).cell;
+  }
+
+  // The principal variation: the cells both sides play under perfect play
+  // to the end; a search's line stops early at maxNodes (each move) or
+  // timeLimit (the whole line).
+  pv(position, {maxNodes = 0, timeLimit = 0} = {}) {
+    return this.call_('pv', text('position', position),
+                      whole('maxNodes', maxNodes, 0),
+                      timeLimitSeconds(timeLimit)).pv;
+  }
+
+  // The module's `name` called with `args`: its JSON reply, or a throw of
+  // its error.
+  call_(name, ...args) {
+    if (this.game === null) {
+      throw failure(Error, 'the game is closed', 'FAILED_PRECONDITION');
+    }
+    const reply = JSON.parse(this.game[name](...args));
+    if ('error' in reply) throw failure(Error, reply.error, reply.code);
+    return reply;
   }
 
   // Lets go of the game's memory (its table, its search); again: nothing.

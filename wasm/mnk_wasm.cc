@@ -19,11 +19,13 @@
 #include <string>
 
 #include "answer/answer.h"
+#include "answer/play.h"
 #include "answer/text.h"
 #include "base/version/version.h"
 #include "nlohmann/json.hpp"
 #include "rules/game/game.h"
 #include "rules/game/game_json.h"
+#include "rules/game/moves.h"
 
 namespace mnk {
 namespace {
@@ -77,14 +79,106 @@ class WasmGame {
         if (!progress(done, total).as<bool>()) stop.store(true);
       };
     }
-    AnswerLimits limits;
-    limits.max_nodes = static_cast<uint64_t>(max_nodes);
+    AnswerLimits limits = Limits(max_nodes, max_seconds);
     limits.cancel = &stop;
-    if (max_seconds > 0) limits.max_time = absl::Seconds(max_seconds);
     return AnswerJsonLine(*source_, position, limits, report);
   }
 
+  // The rules calls, each a JSON object: the result's fields, or {"error",
+  // "code"} (absl's name of the status code) for a bad position or move.
+  // rules: {"to_move", "over", "winner" ("X", "O", "draw" or null),
+  // "moves" (cells in board order)}.
+  std::string rules(const std::string& position) const {
+    return OnPosition(position, [&](const Position& p) {
+      const Winner w = WinnerOf(game(), p);
+      return Json({{"to_move", p.side_to_move() == 0 ? "X" : "O"},
+                   {"over", game().IsTerminal(p)},
+                   {"winner", w == Winner::kNone
+                                  ? nlohmann::ordered_json()
+                                  : nlohmann::ordered_json(WinnerName(w))},
+                   {"moves", BoardOrderMoves(game(), p)}});
+    });
+  }
+  // {"position"}: after the side to move plays `cell`, or drops a stone in
+  // `column`.
+  std::string play(const std::string& position, int cell) const {
+    return OnPosition(position, [&](const Position& p) {
+      return PositionJson(PlayMove(game(), p, cell));
+    });
+  }
+  std::string drop(const std::string& position, int column) const {
+    return OnPosition(position, [&](const Position& p) {
+      return PositionJson(PlayColumn(game(), p, column));
+    });
+  }
+  // {"position"} after `moves` in `notation` (moves.h).
+  std::string fromMoves(const std::string& moves,
+                        const std::string& notation) const {
+    const absl::StatusOr<Notation> n = NotationNamed(notation);
+    if (!n.ok()) return Error(n.status());
+    return PositionJson(FromMoves(game(), moves, *n));
+  }
+  // {"moves"}: a sequence in `notation` that builds `position`.
+  std::string toMoves(const std::string& position,
+                      const std::string& notation) const {
+    return OnPosition(position, [&](const Position& p) {
+      const absl::StatusOr<Notation> n = NotationNamed(notation);
+      if (!n.ok()) return Error(n.status());
+      const absl::StatusOr<std::string> moves = ToMoves(game(), p, *n);
+      if (!moves.ok()) return Error(moves.status());
+      return Json({{"moves", *moves}});
+    });
+  }
+  // {"cell"}: the move of `level` (a seed from 0 to 2^53 - 1, or -1 for
+  // none), a search within the limits (as answer's).
+  std::string choose(const std::string& position, int level, bool vary,
+                     double seed, double max_nodes, double max_seconds) const {
+    Level chosen;
+    chosen.level = level;
+    chosen.vary = vary;
+    if (seed >= 0) chosen.seed = static_cast<uint64_t>(seed);
+    const absl::StatusOr<int> cell = Choose(
+        *source_, position, chosen, Limits(max_nodes, max_seconds));
+    if (!cell.ok()) return Error(cell.status());
+    return Json({{"cell", *cell}});
+  }
+  // {"pv", "complete"}: the principal variation, within the limits.
+  std::string pv(const std::string& position, double max_nodes,
+                 double max_seconds) const {
+    const absl::StatusOr<Line> line =
+        PrincipalVariation(*source_, position, Limits(max_nodes, max_seconds));
+    if (!line.ok()) return Error(line.status());
+    return Json({{"pv", line->cells}, {"complete", line->complete}});
+  }
+
  private:
+  const Game& game() const { return source_->game(); }
+  static AnswerLimits Limits(double max_nodes, double max_seconds) {
+    AnswerLimits limits;
+    limits.max_nodes = static_cast<uint64_t>(max_nodes);
+    if (max_seconds > 0) limits.max_time = absl::Seconds(max_seconds);
+    return limits;
+  }
+  static std::string Json(const nlohmann::ordered_json& object) {
+    return object.dump(-1, ' ', false,
+                       nlohmann::ordered_json::error_handler_t::replace);
+  }
+  static std::string Error(const absl::Status& status) {
+    return Json({{"error", std::string(status.message())},
+                 {"code", absl::StatusCodeToString(status.code())}});
+  }
+  std::string PositionJson(const absl::StatusOr<Position>& p) const {
+    if (!p.ok()) return Error(p.status());
+    return Json({{"position", game().Format(*p)}});
+  }
+  // `step(p)` for the position `position`, or the error of a bad one.
+  template <typename Step>
+  std::string OnPosition(const std::string& position, const Step& step) const {
+    const absl::StatusOr<Position> p = source_->Parse(position);
+    if (!p.ok()) return Error(p.status());
+    return step(*p);
+  }
+
   std::unique_ptr<AnswerSource> source_;
   std::string error_;
 };
@@ -117,5 +211,12 @@ EMSCRIPTEN_BINDINGS(mnk) {
       .constructor<int, int, int, bool, bool, const std::string&, double>()
       .function("error", &mnk::WasmGame::error)
       .function("title", &mnk::WasmGame::title)
-      .function("answer", &mnk::WasmGame::answer);
+      .function("answer", &mnk::WasmGame::answer)
+      .function("rules", &mnk::WasmGame::rules)
+      .function("play", &mnk::WasmGame::play)
+      .function("drop", &mnk::WasmGame::drop)
+      .function("fromMoves", &mnk::WasmGame::fromMoves)
+      .function("toMoves", &mnk::WasmGame::toMoves)
+      .function("choose", &mnk::WasmGame::choose)
+      .function("pv", &mnk::WasmGame::pv);
 }

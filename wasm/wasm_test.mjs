@@ -37,6 +37,50 @@ compare('ttt', ttt);
 assert.throws(() => ttt.analyse('XXX/OOO/...'),
               {message: /both players have 3 in a row/,
                code: 'INVALID_ARGUMENT'});
+
+// The rules calls, levels and the principal variation: whole games played
+// through them alone, X at one level and O at another (seeded).
+function playGame(game, levels, seed) {
+  let position = game.fromMoves([]);
+  const moves = [];
+  while (!game.isOver(position)) {
+    const level = levels[game.toMove(position) === 'X' ? 0 : 1];
+    const cell = game.choose(position, {level, seed});
+    assert.ok(game.legalMoves(position).includes(cell));
+    position = game.play(position, cell);
+    moves.push(cell);
+  }
+  assert.deepEqual(game.legalMoves(position), []);
+  return [game.winner(position), moves];
+}
+assert.deepEqual(ttt.legalMoves('X../.O./...'), [1, 2, 3, 5, 6, 7, 8]);
+assert.equal(ttt.play('X../.O./...', 8), 'X../.O./..X');
+assert.equal(ttt.winner('XXX/OO./...'), 'X');
+assert.equal(ttt.winner('X../.O./...'), null);
+assert.equal(ttt.toMove('X../.O./...'), 'X');
+assert.equal(ttt.fromMoves([4, 0, 8]), 'O../.X./..X');
+assert.equal(ttt.toMoves('O../.X./..X'), '4 0 8');
+assert.throws(() => ttt.play('X../.O./...', 4),
+              {message: 'cell 4 is taken', code: 'INVALID_ARGUMENT'});
+assert.throws(() => ttt.fromMoves('4453', {notation: 'digits'}),
+              {message: /only a game with gravity/, code: 'INVALID_ARGUMENT'});
+assert.throws(() => ttt.choose('.........', {level: 11}), RangeError);
+const [drawn, perfect] = playGame(ttt, [10, 10], 1);
+assert.equal(drawn, 'draw');
+assert.deepEqual(perfect, ttt.pv('.........'));
+let xWins = 0;
+for (let seed = 0; seed < 100; ++seed) {
+  const [winner] = playGame(ttt, [10, 1], seed);
+  assert.notEqual(winner, 'O');
+  xWins += winner === 'X';
+}
+assert.ok(xWins > 80, `perfect X won ${xWins} of 100 against random`);
+const openings = new Set();
+for (let seed = 0; seed < 200; ++seed) {
+  openings.add(ttt.choose('.........', {vary: true, seed}));
+}
+assert.equal(openings.size, 9);
+console.log('ttt: rules, levels and pv');
 ttt.close();
 assert.deepEqual(mnk.games().map((g) => [g.id, g.title, g.cells]), [
   ['3x3k3', 'Tic-tac-toe', 9], ['3x3k3m', 'Misère tic-tac-toe', 9],
@@ -44,6 +88,13 @@ assert.deepEqual(mnk.games().map((g) => [g.id, g.title, g.cells]), [
 
 const c4x4 = mnk.openGame({width: 4, height: 4, k: 4, gravity: true});
 compare('c4x4', c4x4);
+assert.equal(c4x4.fromMoves('3312', {notation: 'digits'}),
+             '..../..../..O./XOX.');
+assert.equal(c4x4.drop('..../..../..../....', 2), '..../..../..../..X.');
+assert.deepEqual(c4x4.legalMoves('..../..../..O./XOX.'), [8, 9, 6, 15]);
+assert.equal(c4x4.toMoves('..../..../..O./XOX.', {notation: 'columns'}),
+             '2 2 0 1');
+for (let seed = 0; seed < 20; ++seed) playGame(c4x4, [10, 3], seed);
 c4x4.close();
 
 // The same table from its bytes, as a page fetches it.

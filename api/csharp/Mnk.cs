@@ -37,6 +37,9 @@ public enum Status {
 // A value for the side to move (mnk_value).
 public enum Value { Loss = 1, Draw = 2, Win = 3 }
 
+// Who won a finished game; None while it goes on.
+public enum Winner { None = 0, X = 1, O = 2, Draw = 3 }
+
 // A failed call: its status and the library's message.
 public sealed class MnkException : Exception {
   public Status Status { get; }
@@ -130,6 +133,82 @@ public sealed class Table : IDisposable {
                         BestMove = a.BestMove, Moves = moves };
   }
 
+  // The rules (MnkException InvalidArgument saying why for a bad position
+  // or move): the legal moves' cells in board order (with gravity, columns
+  // left to right), the position after the side to move plays `cell` or
+  // drops a stone in `column`, whether the game is over, who won, and the
+  // side to move.
+  public int[] LegalMoves(string position) {
+    Native.State state = Rules(position);
+    var moves = new int[state.NumMoves];
+    Array.Copy(state.Moves, moves, state.NumMoves);
+    return moves;
+  }
+  public string Play(string position, int cell) {
+    var text = new byte[Native.TextSize];
+    Check(Native.mnk_play(handle, position, cell, text));
+    return Native.Text(text);
+  }
+  public string Drop(string position, int column) {
+    var text = new byte[Native.TextSize];
+    Check(Native.mnk_drop(handle, position, column, text));
+    return Native.Text(text);
+  }
+  public bool IsOver(string position) => Rules(position).Over != 0;
+  public Winner Winner(string position) => (Winner)Rules(position).Winner;
+  public char ToMove(string position) =>
+      Rules(position).ToMove == 0 ? 'X' : 'O';
+
+  // The position after `moves` from the empty board, written in
+  // `notation`: "cells" ("4 0 8"), "columns" ("3 3 4", from 0) or
+  // "digits" ("4453", columns from 1); ToMoves writes one that builds
+  // `position`.
+  public string FromMoves(string moves, string notation = "cells") {
+    var text = new byte[Native.TextSize];
+    Check(Native.mnk_from_moves(handle, moves, notation, text));
+    return Native.Text(text);
+  }
+  public string FromMoves(int[] cells) =>
+      FromMoves(string.Join(" ", cells), "cells");
+  public string ToMoves(string position, string notation = "cells") {
+    var text = new byte[Native.TextSize];
+    Check(Native.mnk_to_moves(handle, position, notation, text));
+    return Native.Text(text);
+  }
+
+  // The cell a player of `level` plays: 1 a random move .. 10 the perfect
+  // one (docs/api.md's table); the same for the same seed, level and
+  // position; `vary`: level 10 picks among equally good moves at random.
+  public int Choose(string position, int level = 10, ulong? seed = null,
+                    bool vary = false, ulong maxNodes = 0,
+                    double maxSeconds = 0) {
+    var chosen = new Native.Level { Level_ = level, Vary = vary ? 1 : 0,
+                                    Seeded = seed.HasValue ? 1 : 0,
+                                    Seed = seed ?? 0 };
+    var limits = new Native.Limits { MaxNodes = maxNodes,
+                                     MaxSeconds = maxSeconds };
+    Check(Native.mnk_choose(handle, position, ref chosen, ref limits,
+                            out int cell));
+    return cell;
+  }
+
+  // The principal variation: the cells both sides play under perfect play
+  // to the end (a search's line stops early at its limits).
+  public int[] Pv(string position, ulong maxNodes = 0, double maxSeconds = 0) {
+    var limits = new Native.Limits { MaxNodes = maxNodes,
+                                     MaxSeconds = maxSeconds };
+    var cells = new int[64];
+    Check(Native.mnk_pv(handle, position, ref limits, cells, out int count,
+                        out int complete));
+    Array.Resize(ref cells, count);
+    return cells;
+  }
+
+  Native.State Rules(string position) {
+    Check(Native.mnk_rules(handle, position, out Native.State state));
+    return state;
+  }
+
   public void Dispose() { handle.Dispose(); }
 
   static void Check(int status) {
@@ -198,6 +277,49 @@ static class Native {
                                               string position,
                                               ref Limits limits,
                                               out NativeAnswer answer);
+  internal const int TextSize = 256;  // MNK_TEXT_SIZE
+  // A NUL-terminated ASCII text the library wrote.
+  internal static string Text(byte[] text) =>
+      System.Text.Encoding.ASCII.GetString(text, 0,
+                                           Array.IndexOf(text, (byte)0));
+
+  [StructLayout(LayoutKind.Sequential)]
+  internal struct State {
+    public int ToMove, Over, Winner, NumMoves;
+    [MarshalAs(UnmanagedType.ByValArray, SizeConst = 64)]
+    public int[] Moves;
+  }
+
+  [StructLayout(LayoutKind.Sequential)]
+  internal struct Level {
+    public int Level_, Vary, Seeded;
+    public ulong Seed;
+  }
+
+  [DllImport(Library)]
+  internal static extern int mnk_rules(Table.Handle source, string position,
+                                       out State state);
+  [DllImport(Library)]
+  internal static extern int mnk_play(Table.Handle source, string position,
+                                      int cell, byte[] text);
+  [DllImport(Library)]
+  internal static extern int mnk_drop(Table.Handle source, string position,
+                                      int column, byte[] text);
+  [DllImport(Library)]
+  internal static extern int mnk_from_moves(Table.Handle source, string moves,
+                                            string notation, byte[] text);
+  [DllImport(Library)]
+  internal static extern int mnk_to_moves(Table.Handle source,
+                                          string position, string notation,
+                                          byte[] text);
+  [DllImport(Library)]
+  internal static extern int mnk_choose(Table.Handle source, string position,
+                                        ref Level level, ref Limits limits,
+                                        out int cell);
+  [DllImport(Library)]
+  internal static extern int mnk_pv(Table.Handle source, string position,
+                                    ref Limits limits, int[] cells,
+                                    out int count, out int complete);
   [DllImport(Library)] internal static extern void mnk_close(IntPtr source);
 }
 

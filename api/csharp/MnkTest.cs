@@ -22,6 +22,72 @@ static class MnkTest {
     throw new Exception("FAIL: no MnkException");
   }
 
+  // A game from the empty board by the rules calls alone, X at level
+  // levels[0] and O at levels[1], seeded: its winner and moves.
+  static Mnk.Winner PlayGame(Mnk.Table t, string start, int[] levels,
+                             ulong seed, out string moves) {
+    string position = start;
+    moves = "";
+    while (!t.IsOver(position)) {
+      int level = levels[t.ToMove(position) == 'X' ? 0 : 1];
+      int cell = t.Choose(position, level, seed);
+      Check(Array.IndexOf(t.LegalMoves(position), cell) >= 0, "a legal move");
+      position = t.Play(position, cell);
+      moves += (moves == "" ? "" : " ") + cell;
+    }
+    Check(t.LegalMoves(position).Length == 0, "no move once over");
+    return t.Winner(position);
+  }
+
+  static void RulesLevelsAndPv() {
+    using (var ttt = Mnk.Table.Open(new Mnk.GameSpec(3, 3, 3))) {
+      Check(string.Join(",", ttt.LegalMoves("X../.O./...")) == "1,2,3,5,6,7,8",
+            "legal moves");
+      Check(ttt.Play("X../.O./...", 8) == "X../.O./..X", "play");
+      Check(ttt.Winner("XXX/OO./...") == Mnk.Winner.X &&
+                ttt.Winner("XOX/XOO/OXX") == Mnk.Winner.Draw &&
+                ttt.Winner("X../.O./...") == Mnk.Winner.None,
+            "winner");
+      Check(ttt.FromMoves(new[] {4, 0, 8}) == "O../.X./..X" &&
+                ttt.ToMoves("O../.X./..X") == "4 0 8",
+            "move sequences");
+      var taken = Thrown(() => ttt.Play("X../.O./...", 4));
+      Check(taken.Status == Mnk.Status.InvalidArgument &&
+                taken.Message == "cell 4 is taken",
+            "a taken cell: " + taken.Message);
+      var level = Thrown(() => ttt.Choose(".........", 0));
+      Check(level.Message ==
+                "level 0: expected a level from 1 (random) to 10 (perfect)",
+            "a bad level: " + level.Message);
+      Check(PlayGame(ttt, ".........", new[] {10, 10}, 1, out string moves) ==
+                Mnk.Winner.Draw,
+            "perfect play draws");
+      Check(string.Join(" ", ttt.Pv(".........")) == moves, "the pv");
+      int xWins = 0;
+      for (ulong seed = 0; seed < 100; seed++) {
+        Mnk.Winner w = PlayGame(ttt, ".........", new[] {10, 1}, seed, out _);
+        Check(w != Mnk.Winner.O, "perfect play never loses");
+        if (w == Mnk.Winner.X) xWins++;
+      }
+      Check(xWins > 80, "perfect X beats random: " + xWins);
+      for (ulong seed = 0; seed < 50; seed++) {
+        Check(PlayGame(ttt, ".........", new[] {5, 10}, seed, out _) !=
+                  Mnk.Winner.X,
+              "perfect O never loses");
+      }
+    }
+    using (var g4 = Mnk.Table.Open(new Mnk.GameSpec(4, 4, 4, true))) {
+      string p = g4.FromMoves("3312", "digits");
+      Check(p == "..../..../..O./XOX." &&
+                g4.ToMoves(p, "columns") == "2 2 0 1" &&
+                g4.Drop("..../..../..../....", 2) == "..../..../..../..X.",
+            "gravity moves: " + p);
+      for (ulong seed = 0; seed < 20; seed++) {
+        PlayGame(g4, "..../..../..../....", new[] {10, 3}, seed, out _);
+      }
+    }
+  }
+
   static int Main(string[] args) {
     string version = args[0];
     try {
@@ -77,6 +143,7 @@ static class MnkTest {
         Check(budget.Status == Mnk.Status.ResourceExhausted,
               "a search past its node budget: " + budget.Message);
       }
+      RulesLevelsAndPv();
     } catch (Exception e) {
       Console.WriteLine(e.Message);
       return 1;

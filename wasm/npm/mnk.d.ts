@@ -61,9 +61,41 @@ export interface MnkError extends Error {
       'CANCELLED' | 'INTERNAL';
 }
 
+/** How a move sequence is written: cells ('4 0 8'), columns from 0
+ * ('3 3 4') or digits, columns from 1 ('4453'); the last two with gravity. */
+export type Notation = 'cells' | 'columns' | 'digits';
+
+export interface ChooseOptions {
+  /** 1: a random move .. 10: the perfect move (the default). */
+  level?: number;
+  /** The same seed, level and position choose the same cell. */
+  seed?: number;
+  /** Level 10: a random one of the equally good moves. */
+  vary?: boolean;
+  maxNodes?: number;
+  timeLimit?: number;
+}
+
 export interface Game {
   readonly title: string;
   analyse(position: string, options?: AnalyseOptions): Answer;
+  /** Cells in board order (with gravity, columns left to right). */
+  legalMoves(position: string): number[];
+  play(position: string, cell: number): string;
+  /** play() of a stone dropped in `column` (gravity only). */
+  drop(position: string, column: number): string;
+  isOver(position: string): boolean;
+  /** Null while the game goes on. */
+  winner(position: string): 'X' | 'O' | 'draw' | null;
+  toMove(position: string): 'X' | 'O';
+  fromMoves(moves: string | number[], options?: {notation?: Notation}):
+      string;
+  toMoves(position: string, options?: {notation?: Notation}): string;
+  /** The cell a player of the level plays. */
+  choose(position: string, options?: ChooseOptions): number;
+  /** The principal variation: the cells played to the end. */
+  pv(position: string, options?: {maxNodes?: number, timeLimit?: number}):
+      number[];
   close(): void;
 }
 
