@@ -1,15 +1,18 @@
 #include "player/game_session.h"
 
 #include <optional>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "answer/play.h"
 #include "answer/text.h"
 
 namespace mnk {
@@ -97,6 +100,7 @@ class Session {
           absl::AsciiStrToLower(absl::StripAsciiWhitespace(line));
       if (word != "y" && word != "yes") return 0;
       p_ = Position();
+      history_.clear();
       drawn_ = false;
       out_ << "\n";
     }
@@ -113,7 +117,8 @@ class Session {
         const Analysis* a = Current(Need::kBestMove);
         if (a == nullptr) return kTableFailed;
         out_ << "I play " << unit_ << " " << Choice(a->record.best_move)
-             << ".\n";
+             << " (" << Outcome(a->record.value, a->record.remoteness)
+             << " for me).\n";
         Move(a->record.best_move);
       } else if (!HumanTurn()) {
         return failed_ ? kTableFailed : 0;
@@ -152,8 +157,42 @@ class Session {
   }
 
   void Move(int cell) {
+    history_.push_back(p_);
     p_ = Game::Play(p_, cell);
     drawn_ = false;
+  }
+
+  // Takes back the person's last move and the reply to it.
+  void Undo() {
+    size_t i = history_.size();
+    while (i > 0 && history_[i - 1].side_to_move() != human_side_) --i;
+    if (i == 0) {
+      out_ << "Nothing to undo: you have not moved yet.\n";
+      return;
+    }
+    p_ = history_[i - 1];
+    history_.resize(i - 1);
+    out_ << "Took back your last move.\n";
+    drawn_ = false;
+  }
+
+  // The principal variation from the board: both sides' best moves to the
+  // end.
+  void ShowPv() {
+    const Analysis* a = Current(Need::kBestMove);
+    if (a == nullptr) return;
+    const absl::StatusOr<Line> line =
+        PrincipalVariation(source_, game_.Format(p_));
+    if (!line.ok()) {
+      out_ << "The table cannot answer this position: "
+           << line.status().message() << "\n";
+      return;
+    }
+    std::vector<std::string> moves;
+    for (int cell : line->cells) moves.push_back(absl::StrCat(Choice(cell)));
+    out_ << "Best line: " << unit_ << "s " << absl::StrJoin(moves, " ")
+         << " (" << Outcome(a->record.value, a->record.remoteness)
+         << " for you).\n";
   }
 
   std::string Rule() const {
@@ -166,7 +205,7 @@ class Session {
          << ". You play " << human_ << " and move "
          << (human_side_ == 0 ? "first" : "second") << ".\n"
          << "Type a " << unit_ << " number (0-" << last_choice_
-         << "), or hint, eval, help, quit.\n\n";
+         << "), or hint, eval, pv, undo, help, quit.\n\n";
   }
 
   // Reads and carries out one line; false when the game is abandoned (or
@@ -198,7 +237,13 @@ class Session {
            << "  hint  the best move\n"
            << "  eval  every move's value and remoteness (plies to the end "
               "with perfect play)\n"
+           << "  pv    the best line: both sides' best moves to the end\n"
+           << "  undo  take back your last move\n"
            << "  quit  end the game\n";
+    } else if (word == "undo") {
+      Undo();
+    } else if (word == "pv") {
+      ShowPv();
     } else if (word == "hint" || word == "eval") {
       const Analysis* a =
           Current(word == "hint" ? Need::kBestMove : Need::kEveryMove);
@@ -269,6 +314,7 @@ class Session {
   std::ostream& out_;
   char marks_[2];
   Position p_;
+  std::vector<Position> history_;  // the positions before p_, in order
   std::optional<Analysis> analysis_;  // of p_ or of an earlier position
   bool failed_ = false;               // the table could not answer
   bool drawn_ = false;  // the board is on screen since the last move

@@ -228,5 +228,32 @@ TEST(PlayerTest, CrlfLinesAndEmptyLines) {
   EXPECT_EQ(answers, 2u) << text;
 }
 
+// undo takes back the person's move and the reply; pv shows the best line
+// to the end; each of the computer's moves says what it is worth.
+TEST(PlayerTest, UndoPvAndTheComputersValue) {
+  const Table table = Load("3x3k3.mnk");
+  std::istringstream in("undo\npv\n4\nundo\nundo\nquit\n");
+  std::ostringstream out;
+  EXPECT_EQ(PlayGame(*AnswerSource::Of(table, "3x3k3.mnk"), {}, in, out), 0);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("Nothing to undo: you have not moved yet.\nYour move"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Best line: cells 0 4 1 2 6 3 5 7 8 (draw in 9 for "
+                      "you).\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("I play cell 0 (draw in 8 for me).\n"),
+            std::string::npos)
+      << text;
+  const size_t undone = text.find("Took back your last move.\n");
+  ASSERT_NE(undone, std::string::npos) << text;
+  // The empty board again, then nothing left to undo.
+  EXPECT_NE(text.find(DrawBoard(table.game(), Position(), "XO"), undone),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Nothing to undo", undone), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace mnk

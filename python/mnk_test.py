@@ -120,7 +120,7 @@ def test_the_package_and_its_terminal_game():
                           input="4\n0\n1\n2\n3\n5\n6\n7\n8\nn\n",
                           capture_output=True, text=True, check=True,
                           cwd=TMP).stdout
-    assert "I play cell 0." in game and "I win." in game
+    assert "I play cell 0 (" in game and "I win." in game
     bad = subprocess.run([sys.executable, "-m", "mnk", "--width", "9",
                           "--height", "9", "--k", "5"],
                          capture_output=True, text=True, cwd=TMP)

@@ -39,7 +39,7 @@ PY
   # X (the person) takes 4, 0 and 8 against the perfect player, then
   # tries cells in order: O blocks, then completes its top row.
   game=$(printf '4\n0\n8\n2\n5\n3\n1\n7\n6\nn\n' | "$venv/bin/python" -m mnk)
-  grep -q "I play cell 0\." <<< "$game" || { echo "$game"; exit 1; }
+  grep -q "I play cell 0 (" <<< "$game" || { echo "$game"; exit 1; }
   grep -qx "I win." <<< "$game" || { echo "$game"; exit 1; }
   "$venv/bin/python" -m mnk --version | grep -qx "mnk $("$venv/bin/python" -c 'import mnk; print(mnk.__version__)')"
 

@@ -12,8 +12,8 @@ source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 out=$(printf 'abc\n0\n8\n2\n' | "$PLAY")
 expect_eq "game exit" 0 $?
 expect_contains "game typo" "'abc' is not a cell number or a command" "$out"
-expect_contains "game reply" "I play cell 4." "$out"
-expect_contains "game finish" "I play cell 7." "$out"
+expect_contains "game reply" "I play cell 4 (" "$out"
+expect_contains "game finish" "I play cell 7 (" "$out"
 expect_contains "game board" " X | O | X
 ---+---+---
  3 | O | 5
@@ -33,8 +33,8 @@ expect_contains "eof" "End of input: game abandoned." "$out"
 
 # --- The table moves first; the person plays O.
 out=$(printf '1\n' | "$PLAY" --first=ai --mark=O)
-expect_contains "ai first" "I play cell 0." "$out"
-expect_contains "ai first reply" "I play cell 3." "$out"
+expect_contains "ai first" "I play cell 0 (" "$out"
+expect_contains "ai first reply" "I play cell 3 (" "$out"
 out=$("$PLAY" < /dev/null)
 expect_eq "empty stdin exit" 0 $?
 
