@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "rules/game/moves.h"
 #include "rules/game/policy.h"
 #include "table/record.h"
 
@@ -55,7 +56,64 @@ size_t Pick(const std::vector<double>& weights, double u) {
   return weights.size() - 1;  // rounding at the very end
 }
 
+// The seeds' scores of a node `ply` plies below the root, whose value is
+// `value` (in `remoteness`) for its own side to move: the root mover's
+// when `ply` is even.
+void Score(int ply, Value value, int remoteness, TreeNode* node) {
+  const Value for_root = ply % 2 == 0 ? value : Negate(value);
+  const int plies = ply + (remoteness == kUnknownRemoteness ? 0 : remoteness);
+  node->sign = for_root == Value::kWin ? 1 : for_root == Value::kLoss ? -1 : 0;
+  node->score = node->sign * (10 - plies);
+  if (for_root == Value::kDraw) node->score = 0;
+}
+
+// Fills `node` (its position set) and its children to `depth` more plies;
+// `nodes` counts what is built.
+absl::Status Grow(const AnswerSource& source, const AnswerLimits& limits,
+                  int ply, int depth, int* nodes, TreeNode* node) {
+  if (++*nodes > kMaxTreeNodes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "the tree has more than ", kMaxTreeNodes, " nodes: ask for less depth"));
+  }
+  absl::StatusOr<Analysis> a = source.Answer(node->position, limits);
+  if (!a.ok()) return a.status();
+  node->value = a->record.value;
+  node->remoteness = a->record.remoteness;
+  Score(ply, node->value, node->remoteness, node);
+  if (depth == 0) return absl::OkStatus();
+  for (int cell : BoardOrderMoves(source.game(), node->position)) {
+    TreeNode child;
+    child.cell = cell;
+    child.position = Game::Play(node->position, cell);
+    child.best = cell == a->record.best_move;
+    if (absl::Status s = Grow(source, limits, ply + 1, depth - 1, nodes, &child);
+        !s.ok()) {
+      return s;
+    }
+    node->children.push_back(std::move(child));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+absl::StatusOr<TreeNode> GameTree(const AnswerSource& source,
+                                  absl::string_view position, int depth,
+                                  const AnswerLimits& limits) {
+  if (depth < 0 || depth > kMaxCells) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "depth ", depth, ": expected 0 (the position alone) to ", kMaxCells));
+  }
+  absl::StatusOr<Position> p = source.Parse(position);
+  if (!p.ok()) return p.status();
+  TreeNode root;
+  root.position = *p;
+  int nodes = 0;
+  if (absl::Status s = Grow(source, limits, 0, depth, &nodes, &root); !s.ok()) {
+    return s;
+  }
+  return root;
+}
 
 absl::Status CheckLevel(int level, absl::string_view name) {
   if (level >= kRandomLevel && level <= kPerfectLevel) return absl::OkStatus();

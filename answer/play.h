@@ -92,6 +92,38 @@ absl::StatusOr<Line> PrincipalVariation(const AnswerSource& source,
                                         absl::string_view position,
                                         const AnswerLimits& limits = {});
 
+// A node of the game tree, for teaching minimax as the seed tutorials draw
+// it: a position, what perfect play makes of it, and its children.
+struct TreeNode {
+  int cell = -1;  // the move from the parent into it; -1 at the root
+  Position position;
+  Value value = Value::kUnreachable;  // for the side to move here
+  int remoteness = 0;                 // plies to the end from here
+  // True for the child minimax keeps at its parent (the policy's best
+  // move: the fastest win, the slowest loss, ties to the lowest cell).
+  bool best = false;
+  // The seeds' scores, for the side to move at the root (the maximiser):
+  // +10 - plies for its win, -10 + plies for its loss, 0 for a draw,
+  // plies counted from the root to the end of perfect play (the node's
+  // depth plus its remoteness); and +1, 0, -1 alone.
+  int score = 0;
+  int sign = 0;
+  std::vector<TreeNode> children;  // in board order; empty past the depth
+};
+
+// The most nodes GameTree builds (tic-tac-toe's whole tree from the empty
+// board has 549,946).
+inline constexpr int kMaxTreeNodes = 100000;
+
+// The tree of `position` to `depth` plies (0: the root alone): every
+// node's answer, from a table at once, a search's within `limits` each.
+// kInvalidArgument for a bad position or a depth outside 0-64;
+// kResourceExhausted past kMaxTreeNodes (the message says which depth
+// fits); a search's errors as Answer gives them.
+absl::StatusOr<TreeNode> GameTree(const AnswerSource& source,
+                                  absl::string_view position, int depth,
+                                  const AnswerLimits& limits = {});
+
 }  // namespace mnk
 
 #endif  // MNK_ANSWER_PLAY_H_

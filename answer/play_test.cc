@@ -1,9 +1,11 @@
 #include "answer/play.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -97,6 +99,48 @@ TEST(PrincipalVariationTest, RefusesABadPosition) {
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(FailureOf(s), AnswerFailure::kBadPosition);
   EXPECT_TRUE(PrincipalVariation(*ttt, "XXX/OO./...")->cells.empty());
+}
+
+// The tutorial's board: cell 4 wins at once (+10 - 1), cells 1 and 6 lose
+// in two (-10 + 2); two plies down, O's replies.
+TEST(GameTreeTest, TheSeedsScores) {
+  const auto ttt = Open(GameSpec{});
+  const TreeNode root = *GameTree(*ttt, "O.X/X.X/.OO", 2);
+  EXPECT_EQ(root.value, Value::kWin);
+  EXPECT_EQ(root.score, 9);
+  EXPECT_EQ(root.sign, 1);
+  ASSERT_EQ(root.children.size(), 3u);
+  const std::vector<std::tuple<int, int, bool>> expected = {
+      {1, -8, false}, {4, 9, true}, {6, -8, false}};
+  for (size_t i = 0; i < 3; ++i) {
+    const TreeNode& child = root.children[i];
+    EXPECT_EQ(std::make_tuple(child.cell, child.score, child.best),
+              expected[i]);
+  }
+  EXPECT_TRUE(root.children[1].children.empty());  // X won: the game is over
+  ASSERT_EQ(root.children[0].children.size(), 2u);  // O's two replies
+  EXPECT_EQ(GameTree(*ttt, "O.X/X.X/.OO", -1).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(GameTree(*ttt, ".../.../...", 9).status().message(),
+            "the tree has more than 100000 nodes: ask for less depth");
+}
+
+// Minimax over the children's scores gives each position's own score, and
+// its best child has it, in every tic-tac-toe position.
+TEST(GameTreeTest, MinimaxOfTheChildrenIsTheScore) {
+  const auto ttt = Open(GameSpec{});
+  for (const Position& p : Reachable(ttt->game())) {
+    const TreeNode root = *GameTree(*ttt, ttt->game().Format(p), 1);
+    if (root.children.empty()) continue;
+    int best = -100;
+    for (const TreeNode& child : root.children) {
+      best = std::max(best, child.score);
+      if (child.best) {
+        EXPECT_EQ(child.score, root.score);
+      }
+    }
+    EXPECT_EQ(best, root.score) << ttt->game().Format(p);
+  }
 }
 
 TEST(LevelTest, TemperaturesAndChecks) {

@@ -158,6 +158,36 @@ std::string AnalysisJson(const Game& game, const Analysis& a) {
   return out;
 }
 
+namespace {
+
+nlohmann::ordered_json NodeJson(const Game& game, const TreeNode& node) {
+  nlohmann::ordered_json j;
+  if (node.cell >= 0) {
+    j["move"] = node.cell;
+    if (game.spec().gravity) j["column"] = node.cell % game.width();
+  }
+  j["position"] = game.Format(node.position);
+  j["to_move"] = node.position.side_to_move() == 0 ? "X" : "O";
+  j["value"] = std::string(ValueName(node.value));
+  j["remoteness"] = node.remoteness == kUnknownRemoteness
+                        ? nlohmann::ordered_json()
+                        : nlohmann::ordered_json(node.remoteness);
+  j["best"] = node.best;
+  j["score"] = node.score;
+  j["sign"] = node.sign;
+  j["children"] = nlohmann::ordered_json::array();
+  for (const TreeNode& child : node.children) {
+    j["children"].push_back(NodeJson(game, child));
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string TreeJson(const Game& game, const TreeNode& root) {
+  return Dump(NodeJson(game, root));
+}
+
 void AppendAnalysisLine(const Game& game, const Analysis& a, std::string* out) {
   AnswerWriter w;
   auto remoteness = [&w](int plies) {

@@ -15,6 +15,7 @@
 #include "absl/strings/string_view.h"
 #include "answer/answer.h"
 #include "answer/oracle.h"
+#include "answer/play.h"
 #include "rules/game/game.h"
 
 namespace mnk {
@@ -36,6 +37,11 @@ std::string AnalysisText(const Game& game, const Analysis& a);
 std::string AnalysisJson(const Game& game, const Analysis& a);
 // The same, appended to *out (the batch's hot path).
 void AppendAnalysisJson(const Game& game, const Analysis& a, std::string* out);
+// A game tree (answer/play.h) as one JSON object and a newline, each node
+// {"move" (absent at the root; with gravity also "column"), "position",
+// "to_move", "value", "remoteness", "best", "score", "sign", "children"}.
+std::string TreeJson(const Game& game, const TreeNode& root);
+
 // One line: position=... to_move=X value=win remoteness=1 best_move=4
 // moves=1:loss:2,4:win:1,8:loss:2
 std::string AnalysisLine(const Game& game, const Analysis& a);

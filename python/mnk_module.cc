@@ -37,6 +37,7 @@
 #include "answer/answer.h"
 #include "answer/oracle.h"
 #include "answer/play.h"
+#include "answer/text.h"
 #include "base/version/version.h"
 #include "player/game_session.h"
 #include "rules/game/game.h"
@@ -254,6 +255,17 @@ std::vector<int> PvIn(const AnswerSource& s, const std::string& position,
       .cells;
 }
 
+// The game tree of `position` to `depth` plies, within the limits, as
+// nested dicts (answer/text.h's TreeJson).
+py::object TreeIn(const AnswerSource& s, const std::string& position,
+                  int depth, uint64_t max_nodes, double max_seconds) {
+  const TreeNode root =
+      Searching(s, max_nodes, max_seconds, [&](const AnswerLimits& limits) {
+        return GameTree(s, position, depth, limits);
+      });
+  return py::module_::import("json").attr("loads")(TreeJson(s.game(), root));
+}
+
 // What the module calls a table: a game's source of answers (a table, or
 // the search after a book). Closed by close() or a `with` block; a call
 // running in another thread meanwhile holds the source until it returns.
@@ -304,6 +316,11 @@ class Source {
   std::vector<int> Pv(const std::string& position, uint64_t max_nodes,
                       double max_seconds) const {
     return PvIn(*Hold(), position, max_nodes, max_seconds);
+  }
+
+  py::object Tree(const std::string& position, int depth, uint64_t max_nodes,
+                  double max_seconds) const {
+    return TreeIn(*Hold(), position, depth, max_nodes, max_seconds);
   }
 
   // A searched position's answer within `max_nodes` positions and
@@ -441,6 +458,11 @@ struct PyGame {
   std::vector<int> Pv(const std::string& position, uint64_t max_nodes,
                       double max_seconds) {
     return PvIn(*own->Get(spec), position, max_nodes, max_seconds);
+  }
+
+  py::object Tree(const std::string& position, int depth, uint64_t max_nodes,
+                  double max_seconds) {
+    return TreeIn(*own->Get(spec), position, depth, max_nodes, max_seconds);
   }
 
   // The rules calls.
@@ -698,6 +720,13 @@ void AddTable(py::module_& m) {
            "The principal variation: the cells both sides play under "
            "perfect play to the end (as far as the limits let a search "
            "go).")
+      .def("tree", &Source::Tree, py::arg("position"), py::arg("depth") = 1,
+           py::arg("max_nodes") = 0, py::arg("max_seconds") = 0.0,
+           "The game tree to `depth` plies, for teaching minimax: nested "
+           "dicts, each node's move, position, to_move, value, remoteness, "
+           "best (the child minimax keeps), the seeds' score (+10 - plies, "
+           "-10 + plies, 0) and sign (+1, 0, -1) for the root's side to "
+           "move, and children.")
       .def_property_readonly(
           "game",
           [](const Source& s) {
@@ -749,6 +778,9 @@ void AddGame(py::module_& m) {
            "Table.choose, from analyse()'s source.")
       .def("pv", &PyGame::Pv, py::arg("position"), py::arg("max_nodes") = 0,
            py::arg("max_seconds") = 0.0, "Table.pv, from analyse()'s source.")
+      .def("tree", &PyGame::Tree, py::arg("position"), py::arg("depth") = 1,
+           py::arg("max_nodes") = 0, py::arg("max_seconds") = 0.0,
+           "Table.tree, from analyse()'s source.")
       .def("legal_moves", &PyGame::LegalMoves, py::arg("position"),
            "The legal moves' cells in board order (with gravity, columns "
            "left to right); [] once the game is over.")

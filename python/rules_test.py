@@ -132,3 +132,16 @@ def test_connect_four_pv_from_the_book_is_cut_by_its_limits():
     line = C4.pv(C4.from_moves(""), max_nodes=1)
     assert line[0] == 38
     assert C4.choose(C4.from_moves("")) == 38
+
+
+def test_tree_scores_as_the_seeds_do():
+    with TTT.table() as t:
+        root = t.tree("O.X/X.X/.OO", depth=2)
+        assert (root["value"], root["score"], root["sign"]) == ("win", 9, 1)
+        assert [(c["move"], c["score"], c["best"]) for c in root["children"]] \
+            == [(1, -8, False), (4, 9, True), (6, -8, False)]
+        assert [c["move"] for c in root["children"][0]["children"]] == [4, 6]
+        with pytest.raises(ValueError, match="depth -1: expected 0"):
+            t.tree(".........", depth=-1)
+        with pytest.raises(MemoryError, match="more than 100000 nodes"):
+            t.tree(".........", depth=9)

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdarg>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
@@ -131,6 +133,11 @@ MHD_Result Send(const Context& context, MHD_Connection* connection,
   MHD_add_response_header(response, "Content-Type", content_type);
   MHD_add_response_header(response, "Cache-Control", "no-store");
   MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
+  if (!context.options->cors.empty()) {
+    MHD_add_response_header(response, "Access-Control-Allow-Origin",
+                            context.options->cors.c_str());
+    MHD_add_response_header(response, "Vary", "Origin");
+  }
   if (reply.status == 405)
     MHD_add_response_header(response, "Allow", "GET, HEAD");
   if (reply.status == 503)
@@ -378,6 +385,23 @@ absl::Status CheckAddress(const std::string& text) {
                    "or ::1"));
 }
 
+absl::Status CheckOrigin(const std::string& text) {
+  absl::string_view rest = text;
+  const bool scheme = absl::ConsumePrefix(&rest, "http://") ||
+                      absl::ConsumePrefix(&rest, "https://");
+  const bool host =
+      !rest.empty() && rest.front() != ':' &&
+      std::all_of(rest.begin(), rest.end(), [](char c) {
+        return absl::ascii_isalnum(c) || c == '.' || c == '-' || c == ':' ||
+               c == '[' || c == ']';
+      });
+  if (text == "*" || (scheme && host)) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      Printable(text),
+      ": expected * (any origin) or an origin such as https://example.org "
+      "or http://localhost:3000 (a scheme, a host, a port; no path)"));
+}
+
 absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(
     const Catalog& games, const StaticFiles& web, const HttpOptions& options) {
   const std::optional<Address> address =
@@ -387,6 +411,9 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(
     return absl::InvalidArgumentError(
         absl::StrCat("searches=", options.searches, ": expected 1 to ",
                      ConnectSearch::kMaxThreads));
+  }
+  if (!options.cors.empty()) {
+    if (absl::Status s = CheckOrigin(options.cors); !s.ok()) return s;
   }
   auto state = std::make_unique<State>(games, web, options);
   state->address = *address;

@@ -19,7 +19,8 @@
 // answer. The address and port are never shared with another server (no
 // SO_REUSEPORT). Only GET and HEAD are served (405 otherwise, with Allow);
 // every answer is the Catalog's or a page file, with Cache-Control:
-// no-store and X-Content-Type-Options: nosniff; a 503 has Retry-After: 1.
+// no-store and X-Content-Type-Options: nosniff (and, with a CORS origin,
+// Access-Control-Allow-Origin and Vary: Origin); a 503 has Retry-After: 1.
 #ifndef MNK_SERVE_HTTP_SERVER_H_
 #define MNK_SERVE_HTTP_SERVER_H_
 
@@ -41,6 +42,10 @@ struct HttpOptions {
   absl::Duration search_deadline = absl::Seconds(5);
   // A line a request on standard error: method, target, status, bytes.
   bool log = true;
+  // Sent as Access-Control-Allow-Origin on every answer, so that pages of
+  // that origin ("https://example.org", or "*" for any) may call the API;
+  // empty: none (only the server's own page may).
+  std::string cors;
 };
 
 class HttpServer {
@@ -76,6 +81,11 @@ class HttpServer {
 // OK when `text` is an IPv4 or IPv6 address; else kInvalidArgument, its
 // message "TEXT: expected an IPv4 or IPv6 address, ...". For --bind.
 absl::Status CheckAddress(const std::string& text);
+
+// OK when `text` is "*" or an origin: http:// or https://, a host, an
+// optional :port, no path; else kInvalidArgument "TEXT: expected ...".
+// For --cors.
+absl::Status CheckOrigin(const std::string& text);
 
 }  // namespace mnk
 

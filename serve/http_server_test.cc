@@ -77,6 +77,55 @@ TEST_F(HttpServerTest, AnswersAPositionAsTheCatalogDoes) {
       << answer;
 }
 
+TEST_F(HttpServerTest, NoCorsHeaderUnlessAsked) {
+  EXPECT_FALSE(absl::StrContains(Exchange(Get("/api/games")),
+                                 "Access-Control-Allow-Origin"));
+}
+
+TEST(HttpServerCorsTest, SendsTheOriginGivenAndRefusesABadOne) {
+  Catalog games;
+  ASSERT_TRUE(games.Add(*AnswerSource::Open(GameSpec{3, 3, 3}, {})).ok());
+  const StaticFiles web = StaticFiles::Builtin();
+  HttpOptions options;
+  options.log = false;
+  options.cors = "https://example.org";
+  std::unique_ptr<HttpServer> server =
+      *HttpServer::Start(games, web, options);
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address = {};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(server->port()));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(
+      connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  const std::string request =
+      "GET /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+  ASSERT_EQ(write(fd, request.data(), request.size()),
+            static_cast<ssize_t>(request.size()));
+  std::string answer;
+  char buffer[4096];
+  for (ssize_t n; (n = read(fd, buffer, sizeof(buffer))) > 0;) {
+    answer.append(buffer, static_cast<size_t>(n));
+  }
+  close(fd);
+  EXPECT_TRUE(absl::StrContains(
+      answer, "Access-Control-Allow-Origin: https://example.org\r\n"))
+      << answer;
+  EXPECT_TRUE(absl::StrContains(answer, "Vary: Origin\r\n")) << answer;
+
+  EXPECT_TRUE(CheckOrigin("*").ok());
+  EXPECT_TRUE(CheckOrigin("http://localhost:3000").ok());
+  EXPECT_EQ(CheckOrigin("https://example.org/page").message(),
+            "https://example.org/page: expected * (any origin) or an origin "
+            "such as https://example.org or http://localhost:3000 (a scheme, "
+            "a host, a port; no path)");
+  EXPECT_FALSE(CheckOrigin("example.org").ok());
+  EXPECT_FALSE(CheckOrigin("https://").ok());
+  options.cors = "evil\r\nX: y";
+  EXPECT_EQ(HttpServer::Start(games, web, options).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 TEST_F(HttpServerTest, ServesTheListAndThePage) {
   EXPECT_TRUE(absl::EndsWith(Exchange(Get("/api/games")), games_.GamesJson()));
   const std::string page = Exchange(Get("/"));

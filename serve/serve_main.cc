@@ -57,6 +57,10 @@ ABSL_FLAG(int, searches, 2,
           "searches at once, each on a thread of its own with its share of "
           "--search_memory (1 to 64); a request that finds them all busy "
           "gets a 503 error at once");
+ABSL_FLAG(std::string, cors, "",
+          "let pages of this origin call the API (https://example.org, or * "
+          "for any): sent as Access-Control-Allow-Origin; empty: only the "
+          "server's own page");
 ABSL_FLAG(double, search_seconds, 5,
           "the longest a search runs for one answer (0.1 to 9; past it the "
           "answer is a 503 error)");
@@ -151,6 +155,12 @@ absl::StatusOr<HttpOptions> HttpOptionsFromFlags(const SearchFlags& flags) {
   options.bind = absl::GetFlag(FLAGS_bind);
   if (absl::Status s = CheckAddress(options.bind); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--bind=", s.message()));
+  }
+  options.cors = absl::GetFlag(FLAGS_cors);
+  if (!options.cors.empty()) {
+    if (absl::Status s = CheckOrigin(options.cors); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--cors=", s.message()));
+    }
   }
   options.searches = flags.searches;
   options.search_deadline = flags.deadline;

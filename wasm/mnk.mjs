@@ -278,6 +278,18 @@ class Game {
                       timeLimitSeconds(timeLimit)).pv;
   }
 
+  // The game tree of `position` to `depth` plies, for teaching minimax:
+  // {move (absent at the root), position, to_move, value, remoteness,
+  // best (the child minimax keeps), score (the seeds' +10 - plies, -10 +
+  // plies or 0, for the root's side to move), sign (+1, 0, -1),
+  // children}.
+  tree(position, {depth = 1, maxNodes = 0, timeLimit = 0} = {}) {
+    return this.call_('tree', text('position', position),
+                      whole('depth', depth, 0, 64),
+                      whole('maxNodes', maxNodes, 0),
+                      timeLimitSeconds(timeLimit));
+  }
+
   // The module's `name` called with `args`: its JSON reply, or a throw of
   // its error.
   call_(name, ...args) {

@@ -142,6 +142,14 @@ class WasmGame {
     if (!cell.ok()) return Error(cell.status());
     return Json({{"cell", *cell}});
   }
+  // The game tree to `depth` plies (TreeJson), within the limits.
+  std::string tree(const std::string& position, int depth, double max_nodes,
+                   double max_seconds) const {
+    const absl::StatusOr<TreeNode> root = GameTree(
+        *source_, position, depth, Limits(max_nodes, max_seconds));
+    if (!root.ok()) return Error(root.status());
+    return TreeJson(game(), *root);
+  }
   // {"pv", "complete"}: the principal variation, within the limits.
   std::string pv(const std::string& position, double max_nodes,
                  double max_seconds) const {
@@ -218,5 +226,6 @@ EMSCRIPTEN_BINDINGS(mnk) {
       .function("fromMoves", &mnk::WasmGame::fromMoves)
       .function("toMoves", &mnk::WasmGame::toMoves)
       .function("choose", &mnk::WasmGame::choose)
-      .function("pv", &mnk::WasmGame::pv);
+      .function("pv", &mnk::WasmGame::pv)
+      .function("tree", &mnk::WasmGame::tree);
 }

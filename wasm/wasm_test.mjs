@@ -80,7 +80,14 @@ for (let seed = 0; seed < 200; ++seed) {
   openings.add(ttt.choose('.........', {vary: true, seed}));
 }
 assert.equal(openings.size, 9);
-console.log('ttt: rules, levels and pv');
+const tree = ttt.tree('O.X/X.X/.OO', {depth: 2});
+assert.deepEqual([tree.value, tree.score, tree.sign], ['win', 9, 1]);
+assert.deepEqual(tree.children.map((c) => [c.move, c.score, c.best]),
+                 [[1, -8, false], [4, 9, true], [6, -8, false]]);
+assert.throws(() => ttt.tree('.........', {depth: 9}),
+              {message: /more than 100000 nodes/,
+               code: 'RESOURCE_EXHAUSTED'});
+console.log('ttt: rules, levels, pv and tree');
 ttt.close();
 assert.deepEqual(mnk.games().map((g) => [g.id, g.title, g.cells]), [
   ['3x3k3', 'Tic-tac-toe', 9], ['3x3k3m', 'Misère tic-tac-toe', 9],

@@ -96,7 +96,28 @@ export interface Game {
   /** The principal variation: the cells played to the end. */
   pv(position: string, options?: {maxNodes?: number, timeLimit?: number}):
       number[];
+  /** The game tree to `depth` plies (1 by default). */
+  tree(position: string,
+       options?: {depth?: number, maxNodes?: number, timeLimit?: number}):
+      TreeNode;
   close(): void;
+}
+
+/** A node of the game tree, scores for the root's side to move. */
+export interface TreeNode {
+  /** The move from the parent (absent at the root). */
+  move?: number;
+  column?: number;
+  position: string;
+  to_move: 'X' | 'O';
+  value: Value;
+  remoteness: number | null;
+  /** The child minimax keeps at its parent. */
+  best: boolean;
+  /** The seeds' score: +10 - plies (a win), -10 + plies (a loss), 0. */
+  score: number;
+  sign: -1 | 0 | 1;
+  children: TreeNode[];
 }
 
 export interface Mnk {
