@@ -1,5 +1,6 @@
 #include "answer/oracle.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -59,6 +60,21 @@ bool IsSearchStop(const absl::Status& status) {
          f == AnswerFailure::kCancelled;
 }
 
+namespace {
+
+// With gravity, `a`'s moves by column, left to right (each column has one
+// legal cell); without, they are in cell order already: board order.
+void InBoardOrder(const Game& game, Analysis& a) {
+  if (!game.spec().gravity) return;
+  const int width = game.width();
+  std::sort(a.moves.begin(), a.moves.end(),
+            [width](const MoveEval& x, const MoveEval& y) {
+              return x.cell % width < y.cell % width;
+            });
+}
+
+}  // namespace
+
 absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
   Analysis a;
   a.position = p;
@@ -75,6 +91,7 @@ absl::StatusOr<Analysis> Analyze(const Table& table, const Position& p) {
                            ? kUnknownRemoteness
                            : child->remoteness + 1});
   }
+  InBoardOrder(table.game(), a);
   return a;
 }
 
@@ -102,6 +119,7 @@ absl::StatusOr<Analysis> Oracle::Analyze(const Position& p,
   for (const MoveResult& m : searched.moves) {
     a.moves.push_back({m.cell, m.value, m.remoteness});
   }
+  InBoardOrder(game(), a);
   return a;
 }
 
@@ -152,6 +170,7 @@ std::optional<Analysis> Oracle::FromBook(const Position& p) const {
     if (!c.has_value()) return std::nullopt;
     a.moves.push_back({cell, Negate(c->value), c->remoteness + 1});
   }
+  InBoardOrder(game, a);
   return a;
 }
 

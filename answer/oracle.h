@@ -37,8 +37,9 @@ struct MoveEval {
 struct Analysis {
   Position position;
   Record record;
-  // Every legal move, by cell (held inline: no allocation for a board of up
-  // to 16 cells or columns).
+  // Every legal move in board order: by cell; with gravity by column, left
+  // to right (held inline: no allocation for a board of up to 16 cells or
+  // columns).
   absl::InlinedVector<MoveEval, 16> moves;
 };
 

@@ -72,8 +72,9 @@ void Score(int ply, Value value, int remoteness, TreeNode* node) {
 absl::Status Grow(const AnswerSource& source, const AnswerLimits& limits,
                   int ply, int depth, int* nodes, TreeNode* node) {
   if (++*nodes > kMaxTreeNodes) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "the tree has more than ", kMaxTreeNodes, " nodes: ask for less depth"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the tree has more than ", kMaxTreeNodes,
+                     " nodes: ask for less depth"));
   }
   absl::StatusOr<Analysis> a = source.Answer(node->position, limits);
   if (!a.ok()) return a.status();
@@ -86,7 +87,8 @@ absl::Status Grow(const AnswerSource& source, const AnswerLimits& limits,
     child.cell = cell;
     child.position = Game::Play(node->position, cell);
     child.best = cell == a->record.best_move;
-    if (absl::Status s = Grow(source, limits, ply + 1, depth - 1, nodes, &child);
+    if (absl::Status s =
+            Grow(source, limits, ply + 1, depth - 1, nodes, &child);
         !s.ok()) {
       return s;
     }

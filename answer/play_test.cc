@@ -117,7 +117,7 @@ TEST(GameTreeTest, TheSeedsScores) {
     EXPECT_EQ(std::make_tuple(child.cell, child.score, child.best),
               expected[i]);
   }
-  EXPECT_TRUE(root.children[1].children.empty());  // X won: the game is over
+  EXPECT_TRUE(root.children[1].children.empty());   // X won: the game is over
   ASSERT_EQ(root.children[0].children.size(), 2u);  // O's two replies
   EXPECT_EQ(GameTree(*ttt, "O.X/X.X/.OO", -1).status().code(),
             absl::StatusCode::kInvalidArgument);

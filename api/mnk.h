@@ -101,7 +101,8 @@ typedef struct {
   mnk_value value;
   int remoteness; /* -1: unknown (a compact table); 0: the game is over */
   int best_move;  /* the perfect player's cell; -1 once the game is over */
-  int num_moves;  /* legal moves, by cell */
+  int num_moves;  /* legal moves in board order: by cell; with gravity by
+                     column, left to right */
   mnk_move moves[MNK_MAX_CELLS];
 } mnk_answer;
 

@@ -33,8 +33,8 @@ struct Tally {
   int win = 0, draw = 0, loss = 0;
   std::string Percent() const {
     const double n = win + draw + loss;
-    return absl::StrFormat("%.1f / %.1f / %.1f", 100 * win / n,
-                           100 * draw / n, 100 * loss / n);
+    return absl::StrFormat("%.1f / %.1f / %.1f", 100 * win / n, 100 * draw / n,
+                           100 * loss / n);
   }
 };
 
@@ -94,14 +94,15 @@ int Run(const std::vector<GameSpec>& specs, int games) {
               << "| level | against random | against perfect |\n"
               << "|---|---|---|\n";
     for (int level = kRandomLevel; level <= kPerfectLevel; ++level) {
-      absl::StatusOr<Tally> random = Match(**source, level, kRandomLevel, games);
+      absl::StatusOr<Tally> random =
+          Match(**source, level, kRandomLevel, games);
       absl::StatusOr<Tally> perfect =
           Match(**source, level, kPerfectLevel, games);
       if (!random.ok() || !perfect.ok()) {
-        std::cerr << "levels: "
-                  << (random.ok() ? perfect.status() : random.status())
-                         .message()
-                  << "\n";
+        std::cerr
+            << "levels: "
+            << (random.ok() ? perfect.status() : random.status()).message()
+            << "\n";
         return 1;
       }
       std::cout << "| " << level << " | " << random->Percent() << " | "

@@ -116,9 +116,8 @@ class Session {
       if (p_.side_to_move() != human_side_) {
         const Analysis* a = Current(Need::kBestMove);
         if (a == nullptr) return kTableFailed;
-        out_ << "I play " << unit_ << " " << Choice(a->record.best_move)
-             << " (" << Outcome(a->record.value, a->record.remoteness)
-             << " for me).\n";
+        out_ << "I play " << unit_ << " " << Choice(a->record.best_move) << " ("
+             << Outcome(a->record.value, a->record.remoteness) << " for me).\n";
         Move(a->record.best_move);
       } else if (!HumanTurn()) {
         return failed_ ? kTableFailed : 0;
@@ -190,9 +189,8 @@ class Session {
     }
     std::vector<std::string> moves;
     for (int cell : line->cells) moves.push_back(absl::StrCat(Choice(cell)));
-    out_ << "Best line: " << unit_ << "s " << absl::StrJoin(moves, " ")
-         << " (" << Outcome(a->record.value, a->record.remoteness)
-         << " for you).\n";
+    out_ << "Best line: " << unit_ << "s " << absl::StrJoin(moves, " ") << " ("
+         << Outcome(a->record.value, a->record.remoteness) << " for you).\n";
   }
 
   std::string Rule() const {
@@ -201,8 +199,8 @@ class Session {
   }
 
   void Introduce() {
-    out_ << game_.spec().Name() << " against the perfect player: " << Rule()
-         << ". You play " << human_ << " and move "
+    out_ << game_.spec().Title() << " against the perfect player: " << Rule()
+         << ".\nYou play " << human_ << " and move "
          << (human_side_ == 0 ? "first" : "second") << ".\n"
          << "Type a " << unit_ << " number (0-" << last_choice_
          << "), or hint, eval, pv, undo, help, quit.\n\n";
@@ -231,7 +229,7 @@ class Session {
       out_ << "Game abandoned.\n";
       return false;
     } else if (word == "help" || word == "?") {
-      out_ << "This is " << game_.spec().Name() << ": " << Rule() << ".\n"
+      out_ << "This is " << game_.spec().Title() << ": " << Rule() << ".\n"
            << "  a " << unit_ << " number (0-" << last_choice_
            << ")  play there\n"
            << "  hint  the best move\n"
@@ -314,7 +312,7 @@ class Session {
   std::ostream& out_;
   char marks_[2];
   Position p_;
-  std::vector<Position> history_;  // the positions before p_, in order
+  std::vector<Position> history_;     // the positions before p_, in order
   std::optional<Analysis> analysis_;  // of p_ or of an earlier position
   bool failed_ = false;               // the table could not answer
   bool drawn_ = false;  // the board is on screen since the last move

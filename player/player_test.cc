@@ -243,8 +243,7 @@ TEST(PlayerTest, UndoPvAndTheComputersValue) {
                       "you).\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("I play cell 0 (draw in 8 for me).\n"),
-            std::string::npos)
+  EXPECT_NE(text.find("I play cell 0 (draw in 8 for me).\n"), std::string::npos)
       << text;
   const size_t undone = text.find("Took back your last move.\n");
   ASSERT_NE(undone, std::string::npos) << text;

@@ -257,8 +257,8 @@ std::vector<int> PvIn(const AnswerSource& s, const std::string& position,
 
 // The game tree of `position` to `depth` plies, within the limits, as
 // nested dicts (answer/text.h's TreeJson).
-py::object TreeIn(const AnswerSource& s, const std::string& position,
-                  int depth, uint64_t max_nodes, double max_seconds) {
+py::object TreeIn(const AnswerSource& s, const std::string& position, int depth,
+                  uint64_t max_nodes, double max_seconds) {
   const TreeNode root =
       Searching(s, max_nodes, max_seconds, [&](const AnswerLimits& limits) {
         return GameTree(s, position, depth, limits);
@@ -278,7 +278,8 @@ class Source {
   // The source, held for one call (with the GIL held).
   std::shared_ptr<const AnswerSource> Hold() const {
     if (source_ == nullptr) {
-      Raise(absl::FailedPreconditionError("the table is closed"));
+      Raise(absl::InvalidArgumentError("the table is closed"));  // ValueError,
+      // as a closed file's
     }
     return source_;
   }
@@ -689,7 +690,9 @@ void AddResults(py::module_& m) {
                     "if unknown")
       .def_readonly("best_move", &Result::best_move,
                     "the perfect player's cell; None once the game is over")
-      .def_readonly("moves", &Result::moves, "every legal move, by cell")
+      .def_readonly("moves", &Result::moves,
+                    "every legal move in board order (with gravity, columns "
+                    "left to right)")
       .def(py::self == py::self)
       .def("__repr__", &Result::Repr);
 }

@@ -103,7 +103,7 @@ def test_result_objects():
                                                              False)
     t.close()
     assert repr(t) == "<mnk.Table closed>"
-    with pytest.raises(mnk.WrongGameError, match="the table is closed"):
+    with pytest.raises(ValueError, match="the table is closed"):
         t.probe(".........")
 
 

@@ -389,12 +389,11 @@ absl::Status CheckOrigin(const std::string& text) {
   absl::string_view rest = text;
   const bool scheme = absl::ConsumePrefix(&rest, "http://") ||
                       absl::ConsumePrefix(&rest, "https://");
-  const bool host =
-      !rest.empty() && rest.front() != ':' &&
-      std::all_of(rest.begin(), rest.end(), [](char c) {
-        return absl::ascii_isalnum(c) || c == '.' || c == '-' || c == ':' ||
-               c == '[' || c == ']';
-      });
+  const bool host = !rest.empty() && rest.front() != ':' &&
+                    std::all_of(rest.begin(), rest.end(), [](char c) {
+                      return absl::ascii_isalnum(c) || c == '.' || c == '-' ||
+                             c == ':' || c == '[' || c == ']';
+                    });
   if (text == "*" || (scheme && host)) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat(
       Printable(text),

@@ -89,15 +89,14 @@ TEST(HttpServerCorsTest, SendsTheOriginGivenAndRefusesABadOne) {
   HttpOptions options;
   options.log = false;
   options.cors = "https://example.org";
-  std::unique_ptr<HttpServer> server =
-      *HttpServer::Start(games, web, options);
+  std::unique_ptr<HttpServer> server = *HttpServer::Start(games, web, options);
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address = {};
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<uint16_t>(server->port()));
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(
-      connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)),
+            0);
   const std::string request =
       "GET /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
   ASSERT_EQ(write(fd, request.data(), request.size()),

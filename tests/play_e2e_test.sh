@@ -74,8 +74,8 @@ out=$("$PLAY" --misere --position=......... --json)
 fields=$(printf '%s\n' "$out" | "$JSON" /game/misere /value /best_move /moves/4/value /moves/0/value)
 expect_eq "misere json" 'true "draw" 4 "draw" "loss"' "$(echo $fields)"
 out=$(printf 'help\nquit\n' | "$PLAY" --misere)
-expect_contains "misere title" "3,3,3 misère against the perfect player: 3 in a row loses." "$out"
-expect_contains "misere help" "This is 3,3,3 misère: 3 in a row loses." "$out"
+expect_contains "misere title" "Misère tic-tac-toe against the perfect player: 3 in a row loses." "$out"
+expect_contains "misere help" "This is Misère tic-tac-toe: 3 in a row loses." "$out"
 "$PLAY" --table="$TABLE" --misere --position=......... 2> "$TMP/err"
 expect_eq "misere mismatch exit" 3 $?
 expect_contains "misere mismatch" "is a table for 3,3,3, not for the game asked for, 3,3,3 misère" "$(cat "$TMP/err")"
@@ -235,7 +235,7 @@ expect_contains "search tie 2" "  column 6   win in 1" "$out"
 out=$(printf '......./......./......./......./......./XXX.OO.\nXXXX\n' |
       "$PLAY" "${C4[@]}" --batch)
 expect_eq "search batch exit" 0 $?
-expect_contains "search batch" "to_move=O value=win remoteness=33 best_move=38 moves=28:loss:2,29:loss:2,30:loss:2,32:loss:2,33:loss:2,38:win:33,41:loss:2" "$out"
+expect_contains "search batch" "to_move=O value=win remoteness=33 best_move=38 moves=28:loss:2,29:loss:2,30:loss:2,38:win:33,32:loss:2,33:loss:2,41:loss:2" "$out"
 expect_contains "search batch error" "error: " "$out"
 out=$("$PLAY" "${C4[@]}" --misere --position=. 2>&1)
 expect_eq "search misere exit" 3 $?

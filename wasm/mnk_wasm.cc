@@ -137,16 +137,16 @@ class WasmGame {
     chosen.level = level;
     chosen.vary = vary;
     if (seed >= 0) chosen.seed = static_cast<uint64_t>(seed);
-    const absl::StatusOr<int> cell = Choose(
-        *source_, position, chosen, Limits(max_nodes, max_seconds));
+    const absl::StatusOr<int> cell =
+        Choose(*source_, position, chosen, Limits(max_nodes, max_seconds));
     if (!cell.ok()) return Error(cell.status());
     return Json({{"cell", *cell}});
   }
   // The game tree to `depth` plies (TreeJson), within the limits.
   std::string tree(const std::string& position, int depth, double max_nodes,
                    double max_seconds) const {
-    const absl::StatusOr<TreeNode> root = GameTree(
-        *source_, position, depth, Limits(max_nodes, max_seconds));
+    const absl::StatusOr<TreeNode> root =
+        GameTree(*source_, position, depth, Limits(max_nodes, max_seconds));
     if (!root.ok()) return Error(root.status());
     return TreeJson(game(), *root);
   }

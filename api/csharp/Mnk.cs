@@ -16,6 +16,7 @@
 // and message. A Table may be probed by many threads at once; Dispose it
 // (or a `using` block) when done.
 using System;
+using System.Collections;
 using System.Runtime.InteropServices;
 
 namespace Mnk {
@@ -80,8 +81,22 @@ public sealed class Answer {
   public Value Value;
   public int Remoteness;  // 0: the game is over; -1 unknown
   public int BestMove;    // the perfect player's cell; -1 once over
-  public Move[] Moves;    // every legal move, by cell
+  public Move[] Moves;    // every legal move, in board order
   public bool GameOver => BestMove < 0;
+
+  // Two answers are equal when every field and move is.
+  public override bool Equals(object other) =>
+      other is Answer a && ToMove == a.ToMove && Value == a.Value &&
+      Remoteness == a.Remoteness && BestMove == a.BestMove &&
+      ((IStructuralEquatable)Moves).Equals(
+          a.Moves, StructuralComparisons.StructuralEqualityComparer);
+  public override int GetHashCode() =>
+      HashCode(ToMove, Value, Remoteness, BestMove, Moves.Length);
+  static int HashCode(params object[] fields) {
+    int h = 17;
+    foreach (object f in fields) h = h * 31 + f.GetHashCode();
+    return h;
+  }
 }
 
 // A game's answers: its table, or the exact search after a book.

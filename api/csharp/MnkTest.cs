@@ -105,6 +105,10 @@ static class MnkTest {
         Check(over.GameOver && over.Value == Mnk.Value.Loss &&
                   over.Remoteness == 0 && over.Moves.Length == 0,
               "a finished game");
+        Check(a.Equals(ttt.Probe("X.O/X.X/OO.")) &&
+                  a.GetHashCode() == ttt.Probe("X.O/X.X/OO.").GetHashCode() &&
+                  !a.Equals(over),
+              "equal answers are equal");
         Check(ttt.Game.Width == 3 && ttt.Game.K == 3 && !ttt.Game.Gravity,
               "its game");
         var bad = Thrown(() => ttt.Probe("XXXX"));

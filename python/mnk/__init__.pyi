@@ -36,7 +36,7 @@ class Result:
     value: str  # 'win', 'draw' or 'loss'
     remoteness: Optional[int]  # 0 once the game is over; None if unknown
     best_move: Optional[int]  # None once the game is over
-    moves: List[Move]  # every legal move, by cell
+    moves: List[Move]  # every legal move in board order (gravity: columns)
     def __eq__(self, other: object) -> bool: ...
 
 class Table:
