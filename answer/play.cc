@@ -1,5 +1,6 @@
 #include "answer/play.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -58,13 +59,12 @@ size_t Pick(const std::vector<double>& weights, double u) {
 
 // The seeds' scores of a node `ply` plies below the root, whose value is
 // `value` (in `remoteness`) for its own side to move: the root mover's
-// when `ply` is even.
-void Score(int ply, Value value, int remoteness, TreeNode* node) {
+// when `ply` is even; `top` is TreeNode::score's 10 (or cells + 1).
+void Score(int top, int ply, Value value, int remoteness, TreeNode* node) {
   const Value for_root = ply % 2 == 0 ? value : Negate(value);
   const int plies = ply + (remoteness == kUnknownRemoteness ? 0 : remoteness);
   node->sign = for_root == Value::kWin ? 1 : for_root == Value::kLoss ? -1 : 0;
-  node->score = node->sign * (10 - plies);
-  if (for_root == Value::kDraw) node->score = 0;
+  node->score = node->sign * (top - plies);
 }
 
 // Fills `node` (its position set) and its children to `depth` more plies;
@@ -80,7 +80,8 @@ absl::Status Grow(const AnswerSource& source, const AnswerLimits& limits,
   if (!a.ok()) return a.status();
   node->value = a->record.value;
   node->remoteness = a->record.remoteness;
-  Score(ply, node->value, node->remoteness, node);
+  const int top = std::max(10, source.game().cells() + 1);
+  Score(top, ply, node->value, node->remoteness, node);
   if (depth == 0) return absl::OkStatus();
   for (int cell : BoardOrderMoves(source.game(), node->position)) {
     TreeNode child;

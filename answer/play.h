@@ -105,7 +105,9 @@ struct TreeNode {
   // The seeds' scores, for the side to move at the root (the maximiser):
   // +10 - plies for its win, -10 + plies for its loss, 0 for a draw,
   // plies counted from the root to the end of perfect play (the node's
-  // depth plus its remoteness); and +1, 0, -1 alone.
+  // depth plus its remoteness); and +1, 0, -1 alone. On boards of more
+  // than 9 cells, cells + 1 takes 10's place, so that every win scores
+  // above 0 and every loss below.
   int score = 0;
   int sign = 0;
   std::vector<TreeNode> children;  // in board order; empty past the depth

@@ -145,3 +145,15 @@ def test_tree_scores_as_the_seeds_do():
             t.tree(".........", depth=-1)
         with pytest.raises(MemoryError, match="more than 100000 nodes"):
             t.tree(".........", depth=9)
+    # Connect-style 4x4: 17 - plies, a win above 0 however long.
+    with G4.table() as t:
+        root = t.tree("..../..../..../....", depth=0)
+        assert (root["value"], root["remoteness"]) == ("draw", 16)
+        assert root["score"] == 0
+        # O to move wins in 13 plies: 17 - 13 = +4, where 10 - 13 would
+        # score the win below a draw.
+        root = t.tree(G4.from_moves("343", notation="digits"), depth=1)
+        assert (root["value"], root["remoteness"], root["score"]) == \
+            ("win", 13, 4)
+        assert max(c["score"] for c in root["children"]) == 4
+

@@ -114,7 +114,8 @@ export interface TreeNode {
   remoteness: number | null;
   /** The child minimax keeps at its parent. */
   best: boolean;
-  /** The seeds' score: +10 - plies (a win), -10 + plies (a loss), 0. */
+  /** The seeds' score: +10 - plies (a win), -10 + plies (a loss), 0;
+   * cells + 1 for 10 on boards of more than 9 cells. */
   score: number;
   sign: -1 | 0 | 1;
   children: TreeNode[];
