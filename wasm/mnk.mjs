@@ -256,7 +256,7 @@ class Game {
   }
 
   // The cell a player of `level` plays (1: a random move .. 10: the
-  // perfect one; docs/javascript.md's table): the same for the same `seed`
+  // perfect one; docs/python.md's table): the same for the same `seed`
   // (a whole number), level and position; `vary`: level 10 picks among
   // equally good moves at random. A search keeps to maxNodes and
   // timeLimit (ms), as in analyse.
