@@ -11,26 +11,19 @@
 namespace mnk {
 namespace {
 
-// kNotFound: no built-in table for `spec`, saying how to make one (or why
-// none can be made). The solve's time and memory are for `solve
-// --estimate` to say: the player does not link the solver.
-absl::Status NoBuiltinTable(const GameSpec& spec) {
+// kNotFound: no built-in table for `spec`, saying how to make one in the
+// caller's terms (or why none can be made). The solve's time and memory
+// are for `solve --estimate` to say: the player does not link the solver.
+absl::Status NoBuiltinTable(const GameSpec& spec,
+                            const SourceOptions& options) {
   const Game game = *Game::Create(spec);
   if (absl::Status s = CheckTableCanHold(game); !s.ok()) {
     return absl::NotFoundError(absl::StrCat(
         "no built-in table for ", spec.Name(), ", and ", s.message()));
   }
-  const std::string flags = absl::StrCat(
-      "--width=", spec.width, " --height=", spec.height, " --k=", spec.k,
-      spec.gravity ? " --gravity" : "", spec.misere ? " --misere" : "");
-  return absl::NotFoundError(
-      absl::StrCat("no built-in table for ", spec.Name(),
-                   ": `bazel run //solver:solve -- ", flags,
-                   " --estimate` says what solving it takes; `bazel run "
-                   "//solver:solve -- ",
-                   flags,
-                   " --out=FILE` makes one, and --table=FILE "
-                   "plays from it"));
+  return absl::NotFoundError(absl::StrCat(
+      "no built-in table for ", spec.Name(), ": ",
+      options.how_to_solve ? options.how_to_solve(spec) : SolveHint(spec)));
 }
 
 // A table loaded from `path`, or the built-in `name` from its bytes;
@@ -51,6 +44,19 @@ absl::StatusOr<std::unique_ptr<Table>> LoadNamed(
 }
 
 }  // namespace
+
+std::string SolveFlags(const GameSpec& spec) {
+  return absl::StrCat("--width=", spec.width, " --height=", spec.height,
+                      " --k=", spec.k, spec.gravity ? " --gravity" : "",
+                      spec.misere ? " --misere" : "");
+}
+
+std::string SolveHint(const GameSpec& spec) {
+  const std::string flags = SolveFlags(spec);
+  return absl::StrCat("`solve ", flags,
+                      " --estimate` says what solving it takes; `solve ", flags,
+                      " --out=FILE` makes one, and --table=FILE plays from it");
+}
 
 std::vector<GameSpec> BuiltinGames() {
   return {GameSpec{3, 3, 3}, GameSpec{3, 3, 3, false, /*misere=*/true},
@@ -258,9 +264,9 @@ absl::Status AnswerSource::OpenSearch(const GameSpec& spec,
         ConnectSearch::Create(game, search_options);
     // A game the search cannot play keeps the table's error (worked out
     // only then: it sizes a solve of the game).
-    if (!search.ok() && !spec.gravity) return NoBuiltinTable(spec);
+    if (!search.ok() && !spec.gravity) return NoBuiltinTable(spec, options);
     if (!search.ok() && absl::IsInvalidArgument(search.status())) {
-      const absl::Status no_table = NoBuiltinTable(spec);
+      const absl::Status no_table = NoBuiltinTable(spec, options);
       return absl::Status(no_table.code(),
                           absl::StrCat(no_table.message(), " (",
                                        search.status().message(), ")"));

@@ -21,6 +21,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,7 +58,18 @@ struct SourceOptions {
   int search_threads = 1;
   // The most positions a search visits for one answer; 0: no limit.
   uint64_t max_nodes = 0;
+  // How the caller's user makes a table of a game with no built-in one
+  // (the end of kNotFound's message); empty: SolveHint, the `solve` tool's
+  // command lines.
+  std::function<std::string(const GameSpec&)> how_to_solve;
 };
+
+// The `solve` flags of a game: "--width=4 --height=4 --k=4 --gravity".
+std::string SolveFlags(const GameSpec& spec);
+// How the command line makes a table of `spec`: "`solve FLAGS --estimate`
+// says what solving it takes; `solve FLAGS --out=FILE` makes one, and
+// --table=FILE plays from it".
+std::string SolveHint(const GameSpec& spec);
 
 // The games answered with no file, in the order a menu lists them: those
 // of the built-in tables (tic-tac-toe, misère tic-tac-toe, Connect-style

@@ -110,10 +110,14 @@ TEST(AnswerSourceTest, SaysWhyAGameHasNoSource) {
       AnswerSource::Open(GameSpec{4, 4, 4}, {});
   EXPECT_EQ(none.status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(none.status().message(),
-            "no built-in table for 4,4,4: `bazel run //solver:solve -- "
-            "--width=4 --height=4 --k=4 --estimate` says what solving it "
-            "takes; `bazel run //solver:solve -- --width=4 --height=4 --k=4 "
-            "--out=FILE` makes one, and --table=FILE plays from it");
+            "no built-in table for 4,4,4: `solve --width=4 --height=4 --k=4 "
+            "--estimate` says what solving it takes; `solve --width=4 "
+            "--height=4 --k=4 --out=FILE` makes one, and --table=FILE plays "
+            "from it");
+  SourceOptions options;
+  options.how_to_solve = [](const GameSpec& g) { return g.Title(); };
+  EXPECT_EQ(AnswerSource::Open(GameSpec{4, 4, 4}, options).status().message(),
+            "no built-in table for 4,4,4: 4,4,4: four in a row on 4x4");
   none = AnswerSource::Open(GameSpec{8, 8, 5}, {});
   EXPECT_EQ(none.status().code(), absl::StatusCode::kNotFound);
   EXPECT_NE(none.status().message().find("has 64 cells"), std::string::npos);

@@ -5,8 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "rules/game/game_json.h"
+#include "rules/game/moves.h"
 
 namespace mnk {
 namespace {
@@ -136,7 +138,7 @@ void AppendAnalysisJson(const Game& game, const Analysis& a, std::string* out) {
   w.Put(",\"moves\":[");
   for (size_t i = 0; i < a.moves.size(); ++i) {
     const MoveEval& e = a.moves[i];
-    w.Put(i > 0 ? ",{\"move\":" : "{\"move\":");
+    w.Put(i > 0 ? ",{\"cell\":" : "{\"cell\":");
     w.Number(e.cell);
     if (spec.gravity) {
       w.Put(",\"column\":");
@@ -158,12 +160,31 @@ std::string AnalysisJson(const Game& game, const Analysis& a) {
   return out;
 }
 
+std::string AnalysisJson(const Game& game, const Analysis& a, const Line& pv) {
+  std::string out = AnalysisJson(game, a);
+  out.resize(out.size() - 2);  // "}\n"
+  absl::StrAppend(&out, ",\"pv\":[", absl::StrJoin(pv.cells, ","), "]}\n");
+  return out;
+}
+
+std::string AnalysisText(const Game& game, const Analysis& a, const Line& pv) {
+  const bool gravity = game.spec().gravity;
+  return absl::StrCat(
+      AnalysisText(game, a), "best line   ",
+      pv.cells.empty() ? "none: the game is over"
+                       : absl::StrCat(gravity ? "columns " : "cells ",
+                                      *FormatMoves(game, pv.cells,
+                                                   gravity ? Notation::kColumns
+                                                           : Notation::kCells)),
+      "\n");
+}
+
 namespace {
 
 nlohmann::ordered_json NodeJson(const Game& game, const TreeNode& node) {
   nlohmann::ordered_json j;
   if (node.cell >= 0) {
-    j["move"] = node.cell;
+    j["cell"] = node.cell;
     if (game.spec().gravity) j["column"] = node.cell % game.width();
   }
   j["position"] = game.Format(node.position);

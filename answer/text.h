@@ -31,14 +31,19 @@ std::string Outcome(Value value, int remoteness);
 std::string AnalysisText(const Game& game, const Analysis& a);
 // One JSON object (written as nlohmann-json would) and a newline:
 // {"game":{"width","height","k","gravity","misere"},"position","to_move",
-// "value","remoteness","best_move","moves":[{"move","value","remoteness"}]};
+// "value","remoteness","best_move","moves":[{"cell","value","remoteness"}]};
 // with gravity also "best_column" and "column". Remoteness is null from a
 // compact table.
 std::string AnalysisJson(const Game& game, const Analysis& a);
 // The same, appended to *out (the batch's hot path).
 void AppendAnalysisJson(const Game& game, const Analysis& a, std::string* out);
+// Both with the principal variation (answer/play.h) too: the object's last
+// member "pv", the cells (the side to move's first); in the report a line
+// "best line   4 0 8 ..." (with gravity the columns).
+std::string AnalysisJson(const Game& game, const Analysis& a, const Line& pv);
+std::string AnalysisText(const Game& game, const Analysis& a, const Line& pv);
 // A game tree (answer/play.h) as one JSON object and a newline, each node
-// {"move" (absent at the root; with gravity also "column"), "position",
+// {"cell" (absent at the root; with gravity also "column"), "position",
 // "to_move", "value", "remoteness", "best", "score", "sign", "children"}.
 std::string TreeJson(const Game& game, const TreeNode& root);
 

@@ -267,6 +267,12 @@ mnk_status mnk_open_game(const mnk_game* game, const mnk_options* options,
     source_options.search_memory = o.search_memory;
     source_options.searches = o.searches;
     source_options.search_threads = o.search_threads;
+    source_options.how_to_solve = [](const mnk::GameSpec& g) {
+      return absl::StrCat(
+          "mnk_solve(&game, FILE, ...) makes one (`solve ", mnk::SolveFlags(g),
+          " --estimate` says what it takes), and mnk_open_game with "
+          "options.table = FILE plays from it");
+    };
     absl::StatusOr<std::unique_ptr<mnk::AnswerSource>> source =
         mnk::AnswerSource::Open(*spec, source_options);
     if (!source.ok()) return mnk::Failed(source.status());

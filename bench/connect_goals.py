@@ -75,7 +75,7 @@ def play_games(play, games, seed):
                 times.append((seconds, stones))
                 cell = a["best_move"]
             else:
-                cell = rng.choice(a["moves"])["move"]
+                cell = rng.choice(a["moves"])["cell"]
             position = place(position, cell, a["to_move"])
             stones += 1
     seconds = [t for t, _ in times]

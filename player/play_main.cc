@@ -34,6 +34,8 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "answer/answer.h"
+#include "answer/play.h"
+#include "answer/text.h"
 #include "base/cli/cli.h"
 #include "base/cli/game_flags.h"
 #include "base/cli/search_flags.h"
@@ -53,6 +55,9 @@ ABSL_FLAG(bool, batch, false,
           "read one position a line from standard input, answer one a line");
 ABSL_FLAG(bool, json, false,
           "answers of --position or --batch as JSON objects");
+ABSL_FLAG(bool, pv, false,
+          "with --position, the principal variation too: both sides' best "
+          "moves to the end (JSON: \"pv\", the cells)");
 ABSL_FLAG(std::string, book, "",
           "opening book for a game played by search (default: the built-in "
           "book of the game, if any)");
@@ -169,6 +174,11 @@ absl::Status CheckFlags() {
                        "--position or --batch: drop one or the other"));
     }
   }
+  if (absl::GetFlag(FLAGS_pv) && !PositionFlag().has_value()) {
+    return absl::InvalidArgumentError(
+        "--pv applies to the answer of --position: add it, or type pv in a "
+        "game");
+  }
   if (!answers && absl::GetFlag(FLAGS_json)) {
     return absl::InvalidArgumentError(
         "--json applies to the answers of --position or --batch: add one of "
@@ -198,8 +208,16 @@ int AnswerPosition(const AnswerSource& source, const std::string& position) {
   };
   absl::StatusOr<Analysis> a = source.Answer(*p, {}, progress);
   if (!a.ok()) return Fail(kExitTable, a.status());
-  std::cout << (absl::GetFlag(FLAGS_json) ? AnalysisJson(source.game(), *a)
-                                          : AnalysisText(source.game(), *a));
+  const bool json = absl::GetFlag(FLAGS_json);
+  if (absl::GetFlag(FLAGS_pv)) {
+    const absl::StatusOr<Line> pv = PrincipalVariation(source, position);
+    if (!pv.ok()) return Fail(kExitTable, pv.status());
+    std::cout << (json ? AnalysisJson(source.game(), *a, *pv)
+                       : AnalysisText(source.game(), *a, *pv));
+  } else {
+    std::cout << (json ? AnalysisJson(source.game(), *a)
+                       : AnalysisText(source.game(), *a));
+  }
   std::cout.flush();
   return std::cout ? kExitOk : OutputFailed();
 }
@@ -317,7 +335,7 @@ int main(int argc, char** argv) {
           "                                                  (Connect-style, "
           "no table)\n"
           "       [--first=human|ai] [--mark=X|O]            a game\n"
-          "  play ... --position=P [--json]                  one answer\n"
+          "  play ... --position=P [--json] [--pv]           one answer\n"
           "  play ... --batch [--json]                       one answer a line",
           argc, argv)) {
     return *done;

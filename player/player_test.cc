@@ -64,7 +64,7 @@ std::string ReferenceJson(const Game& game, const Analysis& a) {
   }
   Json moves = Json::array();
   for (const MoveEval& e : a.moves) {
-    Json m = {{"move", e.cell}};
+    Json m = {{"cell", e.cell}};
     if (spec.gravity) m["column"] = e.cell % spec.width;
     m["value"] = std::string(ValueName(e.value));
     m["remoteness"] = plies(e.remoteness);
@@ -128,9 +128,9 @@ TEST(PlayerTest, OneAnswerExactly) {
             "{\"game\":{\"width\":3,\"height\":3,\"k\":3,\"gravity\":false,"
             "\"misere\":false},\"position\":\"X.O/X.X/OO.\",\"to_move\":\"X\","
             "\"value\":\"win\",\"remoteness\":1,\"best_move\":4,\"moves\":["
-            "{\"move\":1,\"value\":\"loss\",\"remoteness\":2},"
-            "{\"move\":4,\"value\":\"win\",\"remoteness\":1},"
-            "{\"move\":8,\"value\":\"loss\",\"remoteness\":2}]}\n");
+            "{\"cell\":1,\"value\":\"loss\",\"remoteness\":2},"
+            "{\"cell\":4,\"value\":\"win\",\"remoteness\":1},"
+            "{\"cell\":8,\"value\":\"loss\",\"remoteness\":2}]}\n");
   EXPECT_EQ(AnswerLine(table, "X.O/X.X/OO.", /*json=*/false),
             "position=X.O/X.X/OO. to_move=X value=win remoteness=1 "
             "best_move=4 moves=1:loss:2,4:win:1,8:loss:2\n");

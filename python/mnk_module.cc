@@ -373,9 +373,20 @@ class Source {
   std::shared_ptr<const AnswerSource> source_;
 };
 
+// How a Python user makes a missing table: "mnk.Game(4, 4, 4).solve(FILE)
+// makes one ...".
+std::string PythonSolveHint(const GameSpec& spec) {
+  return absl::StrCat(
+      "mnk.Game(", spec.width, ", ", spec.height, ", ", spec.k,
+      spec.gravity ? ", gravity=True" : "", spec.misere ? ", misere=True" : "",
+      ").solve(FILE) makes one (`solve ", SolveFlags(spec),
+      " --estimate` says what it takes), and mnk.open_table(FILE) opens it");
+}
+
 // Opens a source with the GIL released; the Python exception when it fails.
 std::shared_ptr<const AnswerSource> OpenSource(std::optional<GameSpec> spec,
-                                               const SourceOptions& options) {
+                                               SourceOptions options) {
+  options.how_to_solve = PythonSolveHint;
   absl::StatusOr<std::unique_ptr<AnswerSource>> opened;
   {
     py::gil_scoped_release release;
@@ -396,8 +407,10 @@ class OwnSource {
       py::gil_scoped_release release;
       absl::MutexLock lock(&mu_);
       if (source_ == nullptr) {
+        SourceOptions options;
+        options.how_to_solve = PythonSolveHint;
         absl::StatusOr<std::unique_ptr<AnswerSource>> opened =
-            AnswerSource::Open(spec, SourceOptions());
+            AnswerSource::Open(spec, options);
         if (opened.ok()) {
           source_ = *std::move(opened);
         } else {
@@ -726,7 +739,7 @@ void AddTable(py::module_& m) {
       .def("tree", &Source::Tree, py::arg("position"), py::arg("depth") = 1,
            py::arg("max_nodes") = 0, py::arg("max_seconds") = 0.0,
            "The game tree to `depth` plies, for teaching minimax: nested "
-           "dicts, each node's move, position, to_move, value, remoteness, "
+           "dicts, each node's cell, position, to_move, value, remoteness, "
            "best (the child minimax keeps), the seeds' score (+10 - plies, "
            "-10 + plies, 0) and sign (+1, 0, -1) for the root's side to "
            "move, and children.")

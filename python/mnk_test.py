@@ -32,7 +32,7 @@ def as_play(result):
         "value": result.value,
         "remoteness": result.remoteness,
         "best_move": result.best_move,
-        "moves": [{"move": m.cell, "value": m.value,
+        "moves": [{"cell": m.cell, "value": m.value,
                    "remoteness": m.remoteness} for m in result.moves],
     }
 
@@ -77,7 +77,7 @@ def test_every_tictactoe_position_as_play_answers_it():
         assert mine["value"] == want["value"], got.position
         assert mine["remoteness"] == want["remoteness"], got.position
         assert mine["best_move"] == want["best_move"], got.position
-        assert mine["moves"] == [{k: m[k] for k in ("move", "value",
+        assert mine["moves"] == [{k: m[k] for k in ("cell", "value",
                                                     "remoteness")}
                                  for m in want["moves"]], got.position
 
@@ -138,9 +138,11 @@ def test_errors():
     with pytest.raises(ValueError, match="k"):
         mnk.Game(3, 3, 0)
     with pytest.raises(mnk.MissingTableError,
-                       match="no built-in table for 4,4,4: `bazel run //solver:solve -- "
-                       "--width=4 --height=4 --k=4 --estimate`"):
-        mnk.Game(4, 4, 4).table()
+                       match=r"no built-in table for 4,4,4 misère: mnk\.Game\(4, 4, 4, "
+                       r"misere=True\)\.solve\(FILE\) makes one \(`solve --width=4 "
+                       r"--height=4 --k=4 --misere --estimate` says what it takes\), "
+                       r"and mnk\.open_table\(FILE\) opens it$"):
+        mnk.Game(4, 4, 4, misere=True).table()
     with pytest.raises(mnk.MissingTableError):
         mnk.open_table("/nonexistent/t.mnk")
     with pytest.raises(ValueError, match="path is empty"):
@@ -216,7 +218,7 @@ def test_connect_four_search_and_limits():
         got = as_play(c4.probe(late))
         for key in ("value", "remoteness", "best_move"):
             assert got[key] == want[key]
-        assert got["moves"] == [{k: m[k] for k in ("move", "value",
+        assert got["moves"] == [{k: m[k] for k in ("cell", "value",
                                                    "remoteness")}
                                 for m in want["moves"]]
         with pytest.raises(mnk.SearchStopped, match="1000 positions"):

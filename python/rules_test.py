@@ -138,9 +138,9 @@ def test_tree_scores_as_the_seeds_do():
     with TTT.table() as t:
         root = t.tree("O.X/X.X/.OO", depth=2)
         assert (root["value"], root["score"], root["sign"]) == ("win", 9, 1)
-        assert [(c["move"], c["score"], c["best"]) for c in root["children"]] \
+        assert [(c["cell"], c["score"], c["best"]) for c in root["children"]] \
             == [(1, -8, False), (4, 9, True), (6, -8, False)]
-        assert [c["move"] for c in root["children"][0]["children"]] == [4, 6]
+        assert [c["cell"] for c in root["children"][0]["children"]] == [4, 6]
         with pytest.raises(ValueError, match="depth -1: expected 0"):
             t.tree(".........", depth=-1)
         with pytest.raises(MemoryError, match="more than 100000 nodes"):

@@ -112,8 +112,8 @@ std::string ErrorMessage(absl::string_view method, absl::string_view path,
   switch (status) {
     case 404:
       return absl::StrCat("no such path: ", Printable(path),
-                          "; expected /, /api/games, /api/position or a file "
-                          "of the page");
+                          "; expected /, /api/games, /api/position, /api/pv, "
+                          "/api/tree or a file of the page");
     case 405:
       return absl::StrCat("method ", Printable(method),
                           " is not allowed: expected GET or HEAD");
@@ -158,23 +158,59 @@ MHD_Result Send(const Context& context, MHD_Connection* connection,
   return queued;
 }
 
+// The API's calls on a position: /api/position, /api/pv, /api/tree.
+bool IsPositionCall(absl::string_view path) {
+  return path == "/api/position" || path == "/api/pv" || path == "/api/tree";
+}
+
+// A position call's path and parameters, copied from the request (a search
+// answers it on another thread).
+struct PositionRequest {
+  std::string path;
+  std::optional<std::string> game, position, depth;
+};
+
+PositionRequest ReadPositionRequest(MHD_Connection* connection,
+                                    absl::string_view path) {
+  auto get = [connection](const char* name) -> std::optional<std::string> {
+    const char* value =
+        MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, name);
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+  };
+  return {std::string(path), get("game"), get("position"), get("depth")};
+}
+
+// The reply to a position call, a search in it stopped by `cancel` or after
+// `max_time`.
+Reply PositionCall(const Context& context, const PositionRequest& call,
+                   const std::atomic<bool>* cancel, absl::Duration max_time) {
+  for (auto [name, value] :
+       {std::pair{"game", &call.game}, {"position", &call.position}}) {
+    if (!value->has_value()) {
+      return ErrorReply(
+          400, absl::StrCat("missing parameter '", name, "': expected ",
+                            Printable(call.path), "?game=ID&position=STR"));
+    }
+  }
+  const std::string& game = *call.game;
+  const std::string& position = *call.position;
+  if (call.path == "/api/pv") {
+    return context.games->PvReply(game, position, cancel, max_time);
+  }
+  if (call.path == "/api/tree") {
+    return context.games->TreeReply(game, position, call.depth.value_or(""),
+                                    cancel, max_time);
+  }
+  return context.games->PositionReply(game, position, cancel, max_time);
+}
+
 Reply Route(MHD_Connection* connection, const Context& context,
             absl::string_view path, const StaticFiles::File** file) {
   if (path == "/api/games") return {200, context.games->GamesJson()};
-  if (path == "/api/position") {
-    const char* game =
-        MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "game");
-    const char* position = MHD_lookup_connection_value(
-        connection, MHD_GET_ARGUMENT_KIND, "position");
-    for (auto [name, value] :
-         {std::pair{"game", game}, {"position", position}}) {
-      if (value == nullptr) {
-        return ErrorReply(400, absl::StrCat("missing parameter '", name,
-                                            "': expected /api/position?"
-                                            "game=ID&position=STR"));
-      }
-    }
-    return context.games->PositionReply(game, position);
+  if (IsPositionCall(path)) {
+    return PositionCall(context, ReadPositionRequest(connection, path), nullptr,
+                        absl::InfiniteDuration());
   }
   *file = context.web->Find(path);
   if (*file == nullptr) return ErrorReply(404, ErrorMessage("GET", path, 404));
@@ -192,7 +228,8 @@ Reply SearchStopped(const Reply& reply, const SearchPool::StopFlag& stop) {
 // once when every search thread is busy. False when the request takes no
 // search.
 bool Searched(MHD_Connection* connection, Context& context, Request& request,
-              absl::string_view verb, MHD_Result* result) {
+              absl::string_view verb, absl::string_view path,
+              MHD_Result* result) {
   const char* game =
       MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "game");
   const char* position = MHD_lookup_connection_value(
@@ -210,20 +247,20 @@ bool Searched(MHD_Connection* connection, Context& context, Request& request,
     return true;
   }
   MHD_suspend_connection(connection);
-  context.searches->Run(
-      [&context, &request, connection, game = std::string(game),
-       position = std::string(position)](const SearchPool::StopFlag& stop) {
-        const Reply reply = SearchStopped(
-            context.games->PositionReply(game, position, &stop.flag,
-                                         context.options->search_deadline),
-            stop);
-        {
-          absl::MutexLock lock(&request.mu);
-          request.searched = reply;
-        }
-        context.unsent.fetch_add(1);
-        MHD_resume_connection(connection);
-      });
+  context.searches->Run([&context, &request, connection,
+                         call = ReadPositionRequest(connection, path)](
+                            const SearchPool::StopFlag& stop) {
+    const Reply reply =
+        SearchStopped(PositionCall(context, call, &stop.flag,
+                                   context.options->search_deadline),
+                      stop);
+    {
+      absl::MutexLock lock(&request.mu);
+      request.searched = reply;
+    }
+    context.unsent.fetch_add(1);
+    MHD_resume_connection(connection);
+  });
   *result = MHD_YES;
   return true;
 }
@@ -262,8 +299,8 @@ MHD_Result Answer(void* cls, MHD_Connection* connection, const char* url,
     }
   }
   MHD_Result result;
-  if (absl::string_view(url) == "/api/position" &&
-      Searched(connection, context, request, verb, &result)) {
+  if (IsPositionCall(url) &&
+      Searched(connection, context, request, verb, url, &result)) {
     return result;
   }
   const StaticFiles::File* file = nullptr;

@@ -7,8 +7,10 @@
 #include <utility>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "answer/play.h"
 #include "answer/text.h"
 #include "nlohmann/json.hpp"
 #include "rules/game/game_json.h"
@@ -38,6 +40,13 @@ std::string ContentType(absl::string_view name) {
     if (absl::EndsWith(name, suffix)) return type;
   }
   return "application/octet-stream";
+}
+
+AnswerLimits Limits(const std::atomic<bool>* cancel, absl::Duration max_time) {
+  AnswerLimits limits;
+  limits.cancel = cancel;
+  limits.max_time = max_time;
+  return limits;
 }
 
 }  // namespace
@@ -142,33 +151,68 @@ bool Catalog::NeedsSearch(absl::string_view game,
   return p.ok() && s->source->NeedsSearch(*p);
 }
 
+Reply Catalog::NoGame(absl::string_view game) const {
+  std::vector<std::string> ids;
+  for (const Served& g : games_) ids.push_back(g.id);
+  return ErrorReply(
+      404, absl::StrCat("no game '", Printable(game), "': expected one of ",
+                        absl::StrJoin(ids, ", ")));
+}
+
+Reply Catalog::Replied(const Served& s, const absl::Status& status) {
+  if (FailureOf(status) == AnswerFailure::kBadPosition ||
+      absl::IsInvalidArgument(status)) {
+    return ErrorReply(400, status.message());
+  }
+  if (IsSearchStop(status)) {
+    return ErrorReply(503, status.message());  // the search's limit
+  }
+  // The position is valid, so the table is at fault.
+  return ErrorReply(500, absl::StrCat("the table of ", s.id,
+                                      " cannot answer: ", status.message()));
+}
+
 Reply Catalog::PositionReply(absl::string_view game, absl::string_view position,
                              const std::atomic<bool>* cancel,
                              absl::Duration max_time) const {
   const Served* s = Find(game);
-  if (s == nullptr) {
-    std::vector<std::string> ids;
-    for (const Served& g : games_) ids.push_back(g.id);
-    return ErrorReply(
-        404, absl::StrCat("no game '", Printable(game), "': expected one of ",
-                          absl::StrJoin(ids, ", ")));
+  if (s == nullptr) return NoGame(game);
+  const absl::StatusOr<Analysis> a =
+      s->source->Answer(position, Limits(cancel, max_time));
+  if (!a.ok()) return Replied(*s, a.status());
+  return {200, AnalysisJson(s->source->game(), *a)};
+}
+
+Reply Catalog::PvReply(absl::string_view game, absl::string_view position,
+                       const std::atomic<bool>* cancel,
+                       absl::Duration max_time) const {
+  const Served* s = Find(game);
+  if (s == nullptr) return NoGame(game);
+  const absl::StatusOr<Line> line =
+      PrincipalVariation(*s->source, position, Limits(cancel, max_time));
+  if (!line.ok()) return Replied(*s, line.status());
+  return {200, Dump({{"pv", line->cells}, {"complete", line->complete}})};
+}
+
+Reply Catalog::TreeReply(absl::string_view game, absl::string_view position,
+                         absl::string_view depth,
+                         const std::atomic<bool>* cancel,
+                         absl::Duration max_time) const {
+  const Served* s = Find(game);
+  if (s == nullptr) return NoGame(game);
+  int plies = 1;
+  if (!depth.empty() && !absl::SimpleAtoi(depth, &plies)) {
+    return ErrorReply(400, absl::StrCat("depth '", Printable(depth),
+                                        "': expected a number of plies"));
   }
-  const AnswerSource& source = *s->source;
-  AnswerLimits limits;
-  limits.cancel = cancel;
-  limits.max_time = max_time;
-  const absl::StatusOr<Analysis> a = source.Answer(position, limits);
-  if (a.ok()) return {200, AnalysisJson(source.game(), *a)};
-  if (FailureOf(a.status()) == AnswerFailure::kBadPosition) {
-    return ErrorReply(400, a.status().message());
+  const absl::StatusOr<TreeNode> root =
+      GameTree(*s->source, position, plies, Limits(cancel, max_time));
+  if (absl::IsResourceExhausted(root.status()) &&
+      !IsSearchStop(root.status())) {
+    return ErrorReply(400, root.status().message());  // past kMaxTreeNodes
   }
-  if (IsSearchStop(a.status())) {
-    return ErrorReply(503, a.status().message());  // the search's limit
-  }
-  // The position is valid, so the table is at fault.
-  return ErrorReply(500,
-                    absl::StrCat("the table of ", s->id,
-                                 " cannot answer: ", a.status().message()));
+  if (!root.ok()) return Replied(*s, root.status());
+  return {200, TreeJson(s->source->game(), *root)};
 }
 
 absl::StatusOr<StaticFiles> StaticFiles::Load(const std::string& dir) {

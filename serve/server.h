@@ -25,6 +25,14 @@
 //                                  searched game's position that takes
 //                                  more search than an answer may, or a
 //                                  search cancelled
+//   GET /api/pv?game=ID&position=STR
+//                             200: {"pv": [cells], "complete": bool}: the
+//                                  principal variation; errors as above
+//   GET /api/tree?game=ID&position=STR&depth=D
+//                             200: answer/text.h's TreeJson to D plies
+//                                  (default 1); errors as above, 400 for a
+//                                  depth outside 0-64 or past 100,000
+//                                  nodes
 #ifndef MNK_SERVE_SERVER_H_
 #define MNK_SERVE_SERVER_H_
 
@@ -82,6 +90,19 @@ class Catalog {
   Reply PositionReply(absl::string_view game, absl::string_view position,
                       const std::atomic<bool>* cancel = nullptr,
                       absl::Duration max_time = absl::InfiniteDuration()) const;
+  // The answer to /api/pv: {"pv": the cells, "complete"}, the line
+  // answer/play.h gives; a searched game's line stops at `max_time`, with
+  // "complete":false.
+  Reply PvReply(absl::string_view game, absl::string_view position,
+                const std::atomic<bool>* cancel = nullptr,
+                absl::Duration max_time = absl::InfiniteDuration()) const;
+  // The answer to /api/tree: TreeJson of GameTree to `depth` plies (empty:
+  // 1); 400 for a depth outside 0-64 or a tree past kMaxTreeNodes nodes,
+  // 503 past the search's limits.
+  Reply TreeReply(absl::string_view game, absl::string_view position,
+                  absl::string_view depth,
+                  const std::atomic<bool>* cancel = nullptr,
+                  absl::Duration max_time = absl::InfiniteDuration()) const;
   // True when PositionReply would search: a valid position of a searched
   // game that neither the book nor the rules answer.
   bool NeedsSearch(absl::string_view game, absl::string_view position) const;
@@ -92,6 +113,11 @@ class Catalog {
     std::unique_ptr<AnswerSource> source;
   };
   const Served* Find(absl::string_view id) const;
+  // 404 naming the games served.
+  Reply NoGame(absl::string_view game) const;
+  // The reply for an answer's error: 400 a bad position or argument, 503 a
+  // search's limit, 500 the table at fault.
+  static Reply Replied(const Served& s, const absl::Status& status);
   std::vector<Served> games_;
 };
 

@@ -138,6 +138,31 @@ TEST(CatalogTest, AnswersAPositionAsPlayDoes) {
   EXPECT_EQ(j["moves"].size(), 3);
 }
 
+TEST(CatalogTest, AnswersTheBestLineAndTheTree) {
+  Catalog games;
+  ASSERT_TRUE(games.Add(AnswerSource::Of(TicTacToe(), "3x3k3.mnk")).ok());
+  Reply r = games.PvReply("3x3k3", "XO./.X./...");
+  ASSERT_EQ(r.status, 200) << r.body;
+  // O blocks, X forks with 3, O blocks one threat, X completes the other.
+  EXPECT_EQ(r.body, "{\"pv\":[8,3,2,5],\"complete\":true}\n");
+  r = games.PvReply("3x3k3", "XXX/OO./...");  // over: the line is empty
+  EXPECT_EQ(r.body, "{\"pv\":[],\"complete\":true}\n");
+  r = games.TreeReply("3x3k3", "XO./.X./..O", "2");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const nlohmann::json tree = nlohmann::json::parse(r.body);
+  EXPECT_EQ(tree["children"].size(), 5);
+  EXPECT_EQ(tree["children"][0]["cell"], 2);
+  EXPECT_EQ(tree["children"][0]["children"].size(), 4);
+  r = games.TreeReply("3x3k3", ".........", "");  // depth 1
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(nlohmann::json::parse(r.body)["children"].size(), 9);
+  EXPECT_EQ(games.TreeReply("3x3k3", ".........", "x").status, 400);
+  EXPECT_EQ(games.TreeReply("3x3k3", ".........", "65").status, 400);
+  EXPECT_EQ(games.TreeReply("3x3k3", ".........", "9").status, 400);  // nodes
+  EXPECT_EQ(games.PvReply("3x3k3", "XXX/.../...").status, 400);
+  EXPECT_EQ(games.PvReply("nope", ".........").status, 404);
+}
+
 TEST(CatalogTest, RefusesBadInput) {
   Catalog games;
   ASSERT_TRUE(games.Add(AnswerSource::Of(TicTacToe(), "3x3k3.mnk")).ok());

@@ -40,11 +40,20 @@ expect_eq "empty stdin exit" 0 $?
 
 # --- One-shot queries.
 out=$("$PLAY" --position=X.OX.XOO. --json)
-fields=$(printf '%s\n' "$out" | "$JSON" /game/width /game/misere /position /to_move /value /remoteness /best_move /moves/0/move /moves/0/value /moves/0/remoteness /moves/1/move /moves/1/value /moves/1/remoteness /moves/2/move /moves/2/value /moves/2/remoteness /moves/3)
+fields=$(printf '%s\n' "$out" | "$JSON" /game/width /game/misere /position /to_move /value /remoteness /best_move /moves/0/cell /moves/0/value /moves/0/remoteness /moves/1/cell /moves/1/value /moves/1/remoteness /moves/2/cell /moves/2/value /moves/2/remoteness /moves/3)
 expect_eq "json" '3 false "X.O/X.X/OO." "X" "win" 1 4 1 "loss" 2 4 "win" 1 8 "loss" 2 <missing>' "$(echo $fields)"
 out=$("$PLAY" --position=XXX/OO./... --json)
 fields=$(printf '%s\n' "$out" | "$JSON" /position /to_move /value /remoteness /best_move /moves)
 expect_eq "json terminal" '"XXX/OO./..." "O" "loss" 0 null []' "$(echo $fields)"
+out=$("$PLAY" --position=XO./.X./... --pv --json)
+expect_eq "pv json" '[8,3,2,5]' "$(printf '%s\n' "$out" | "$JSON" /pv)"
+out=$("$PLAY" --position=XO./.X./... --pv)
+expect_contains "pv text" "best line   cells 8 3 2 5" "$out"
+out=$("$PLAY" --position=XXX/OO./... --pv --json)
+expect_eq "pv finished" '[]' "$(printf '%s\n' "$out" | "$JSON" /pv)"
+"$PLAY" --pv 2> "$TMP/err" > /dev/null
+expect_eq "pv without position exit" 1 $?
+expect_contains "pv without position" "--pv applies to the answer of --position" "$(cat "$TMP/err")"
 out=$("$PLAY" --position=XO.XO....)
 expect_contains "text" "best move   6" "$out"
 expect_contains "text moves" "cell 6  win in 1  <- best" "$out"
@@ -56,7 +65,7 @@ error: empty line: expected a position
 error: unknown character '?' at character 3: expected 'X', 'O', '.' or '/'
 position=XO./XO./... to_move=X value=win remoteness=1 best_move=6 moves=2:loss:2,5:loss:2,6:win:1,7:draw:5,8:loss:2" "$out"
 out=$(printf 'X........\nOOO\n' | "$PLAY" --batch --json)
-fields=$(printf '%s\n' "$out" | "$JSON" /position /to_move /value /remoteness /best_move /moves/3/move /moves/3/value /moves/3/remoteness /moves/0/value /input /error)
+fields=$(printf '%s\n' "$out" | "$JSON" /position /to_move /value /remoteness /best_move /moves/3/cell /moves/3/value /moves/3/remoteness /moves/0/value /input /error)
 expect_eq "batch json" '"X../.../..." "O" "draw" 8 4 4 "draw" 8 "loss" <missing> <missing> <missing> <missing> <missing> <missing> <missing> <missing> <missing> <missing> <missing> "OOO" "position has 3 cells: a 3x3 board has 9"' "$(echo $fields)"
 # Garbage: a 1 MB line, binary bytes, then a CRLF line (answered) and a
 # line without '\n' at the end.
@@ -96,7 +105,7 @@ expect_contains "gravity off board" "column 7 is off the board: expected 0 to 3.
 expect_contains "gravity full" "column 1 is full. Choose another column." "$out"
 expect_contains "gravity hint" "Best move: column" "$out"
 out=$("$PLAY" --table="$GRAVITY" --position=..../..../..../.... --json)
-fields=$(printf '%s\n' "$out" | "$JSON" /game/gravity /value /remoteness /best_move /best_column /moves/1/move /moves/1/column /moves/1/value /moves/1/remoteness)
+fields=$(printf '%s\n' "$out" | "$JSON" /game/gravity /value /remoteness /best_move /best_column /moves/1/cell /moves/1/column /moves/1/value /moves/1/remoteness)
 expect_eq "gravity json" 'true "draw" 16 12 0 13 1 "draw" 16' "$(echo $fields)"
 "$PLAY" --table="$GRAVITY" --position=..../..../X.../O... 2> "$TMP/err"
 expect_eq "gravity unreachable exit" 2 $?

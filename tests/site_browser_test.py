@@ -168,7 +168,7 @@ class SiteTest(unittest.TestCase):
     def check_cells(self, game):
         """Every cell's value and remoteness against the native play."""
         answer = native(game, self.position())
-        moves = {m["move"]: m for m in answer["moves"]}
+        moves = {m["cell"]: m for m in answer["moves"]}
         for element in self.driver.find_elements(By.CSS_SELECTOR,
                                                  "[data-cell]"):
             n = int(element.get_attribute("data-cell"))

@@ -80,7 +80,7 @@ out=$("$VERIFY" --table="$TMP/compact.mnk" --quiet)
 expect_eq "compact verify exit" 0 $?
 expect_contains "compact verify" "201755 entries, 161029 reachable (header: 161029), 80031 stored records checked" "$out"
 out=$("$PLAY" --table="$TMP/compact.mnk" --position=..../..../..../XO.. --json)
-fields=$(printf '%s\n' "$out" | "$JSON" /value /remoteness /best_move /best_column /moves/1/move /moves/1/value /moves/1/remoteness)
+fields=$(printf '%s\n' "$out" | "$JSON" /value /remoteness /best_move /best_column /moves/1/cell /moves/1/value /moves/1/remoteness)
 expect_eq "compact json" '"draw" null 8 0 9 "loss" null' "$(echo $fields)"
 "$SOLVE" --layout=tiny --quiet > /dev/null 2>&1
 expect_eq "bad layout exit" 1 $?

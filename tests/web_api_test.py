@@ -103,6 +103,81 @@ class ApiTest(unittest.TestCase):
         self.error("/api/position?game=7x6k4g&position=" + early, 503,
                    "takes more than 200000 positions of search")
 
+    def test_pv_is_what_play_says(self):
+        c4 = ["--width=7", "--height=6", "--k=4", "--gravity"]
+        late = "......./......./...O.../..XX.O./.OOXXX./OXXOOXO"
+        for game, flags, position in [
+                ("3x3k3", [], "XO./.X./..."),
+                ("3x3k3", [], "XXX/OO./..."),
+                ("4x4k4g", ["--table=" + C4], "..../..../..../...."),
+                ("7x6k4g", c4, late)]:
+            got = self.server.get_json("/api/pv?" + urllib.parse.urlencode(
+                {"game": game, "position": position}))
+            want = json.loads(subprocess.run(
+                [PLAY, "--position=" + position, "--pv", "--json"] + flags,
+                capture_output=True, text=True, check=True).stdout)["pv"]
+            self.assertEqual(got, {"pv": want, "complete": True}, position)
+        got = self.server.get_json("/api/pv?game=3x3k3&position=XO./.X./...")
+        self.assertEqual(got["pv"], [8, 3, 2, 5])
+        self.error("/api/pv?game=3x3k3&position=XXX/OOO/...", 400,
+                   "position 'XXX/OOO/...'")
+        self.error("/api/pv?game=3x3k3", 400, "missing parameter 'position'")
+
+    def check_tree(self, game, node, depth):
+        """Each node of a tree from /api/tree against /api/position: its
+        value and remoteness, its children the answer's moves in board
+        order, the seeds' score for the root's side to move, one best."""
+        answer = self.server.position(game, node["position"])
+        for key in ("to_move", "value", "remoteness"):
+            self.assertEqual(node[key], answer[key], node["position"])
+        if depth == 0:
+            self.assertEqual(node["children"], [])
+            return
+        self.assertEqual([c["cell"] for c in node["children"]],
+                         [m["cell"] for m in answer["moves"]])
+        best = [c["cell"] for c in node["children"] if c["best"]]
+        self.assertEqual(best, [answer["best_move"]] if answer["moves"] else [])
+        for child, move in zip(node["children"], answer["moves"]):
+            self.assertEqual(child["value"], {"win": "loss", "loss": "win",
+                                              "draw": "draw"}[move["value"]])
+            self.assertEqual(child["remoteness"], move["remoteness"] - 1)
+            self.check_tree(game, child, depth - 1)
+
+    def test_tree(self):
+        for game, position, depth in [("3x3k3", "XO./XO./...", 2),
+                                      ("3x3k3", ".........", 1),
+                                      ("4x4k4g", "..../..../..../XO..", 1)]:
+            root = self.server.get_json("/api/tree?" + urllib.parse.urlencode(
+                {"game": game, "position": position, "depth": depth}))
+            self.check_tree(game, root, depth)
+        # The seeds' scores, for the root's side to move: +10 less the plies
+        # to its win, -10 plus the plies to its loss.
+        root = self.server.get_json(
+            "/api/tree?game=3x3k3&position=XO./XO./...&depth=1")
+        self.assertEqual([(c["cell"], c["score"], c["sign"], c["best"])
+                          for c in root["children"]],
+                         [(2, -8, -1, False), (5, -8, -1, False),
+                          (6, 9, 1, True), (7, 0, 0, False),
+                          (8, -8, -1, False)])
+        # Depth 1 by default; 0 the root alone.
+        self.assertEqual(len(self.server.get_json(
+            "/api/tree?game=3x3k3&position=.........")["children"]), 9)
+        self.assertEqual(self.server.get_json(
+            "/api/tree?game=3x3k3&position=.........&depth=0")["children"], [])
+        # Connect Four by search.
+        late = "......./......./...O.../..XX.O./.OOXXX./OXXOOXO"
+        root = self.server.get_json("/api/tree?" + urllib.parse.urlencode(
+            {"game": "7x6k4g", "position": late}))
+        self.check_tree("7x6k4g", root, 1)
+        self.assertEqual([c["column"] for c in root["children"]],
+                         list(range(7)))
+        self.error("/api/tree?game=3x3k3&position=.........&depth=x", 400,
+                   "depth")
+        self.error("/api/tree?game=3x3k3&position=.........&depth=65", 400,
+                   "depth")
+        self.error("/api/tree?game=3x3k3&position=.........&depth=9", 400,
+                   "more than 100000")
+
     def test_bad_input(self):
         self.error("/api/position?position=.........", 400,
                    "missing parameter 'game'")
@@ -171,7 +246,7 @@ class ApiTest(unittest.TestCase):
                     a = self.server.position(game, p)
                     if not a["moves"]:
                         break
-                    cell = rng.choice(a["moves"])["move"]
+                    cell = rng.choice(a["moves"])["cell"]
                     row, col = divmod(cell, a["game"]["width"])
                     i = row * (a["game"]["width"] + 1) + col
                     p = p[:i] + a["to_move"] + p[i + 1:]

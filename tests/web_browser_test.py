@@ -97,7 +97,7 @@ class PageTest(unittest.TestCase):
     def check_cells(self, game):
         """Every cell's data attributes against the API's answer."""
         answer = self.server.position(game, self.position())
-        moves = {m["move"]: m for m in answer["moves"]}
+        moves = {m["cell"]: m for m in answer["moves"]}
         cells = self.driver.find_elements(By.CSS_SELECTOR, "[data-cell]")
         self.assertEqual(len(cells), answer["game"]["width"] *
                          answer["game"]["height"])
@@ -124,7 +124,7 @@ class PageTest(unittest.TestCase):
             self.assertIn("(your turn)", self.status())
             # Often the best move, sometimes any: varied games.
             move = answer["best_move"] if self.rng.random() < 0.5 else \
-                self.rng.choice(answer["moves"])["move"]
+                self.rng.choice(answer["moves"])["cell"]
             before = self.position()
             if answer["game"]["gravity"]:
                 # Click the top cell of the column: the stone drops.
@@ -315,7 +315,7 @@ class PageTest(unittest.TestCase):
                                                     move["remoteness"]))
         # The holes stay white: a value is never drawn like a disc.
         for move in answer["moves"]:
-            self.assertEqual(self.cell(move["move"]).value_of_css_property(
+            self.assertEqual(self.cell(move["cell"]).value_of_css_property(
                 "background-color"), "rgba(255, 255, 255, 1)")
         # A label plays its column.
         labels[1].click()

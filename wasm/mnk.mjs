@@ -8,7 +8,7 @@
 //   game.title;                               // "Tic-tac-toe"
 //   const a = game.analyse('X.O/X.X/OO.');
 //   a.value, a.remoteness, a.best_move;       // "win", 1, 4
-//   a.moves;                                  // [{move, value, remoteness}]
+//   a.moves;                                  // [{cell, value, remoteness}]
 //   game.play('.../.../...', 4);             // '.../.X./...'
 //   game.choose('.../.X./...', {level: 5, seed: 1});  // a cell
 //   game.pv('.../.X./...');                   // the cells to the end
@@ -166,7 +166,7 @@ class Game {
   }
 
   // The position (rows from the top, X, O or . a cell, / between rows):
-  // {game, position, to_move, value, remoteness, best_move, moves: [{move,
+  // {game, position, to_move, value, remoteness, best_move, moves: [{cell,
   // value, remoteness}]} (with gravity also best_column and each move's
   // column). A search visits at most `maxNodes` positions and runs at most
   // `timeLimit` ms (0: no limit; Infinity and more than 2^31 - 1 ms: none),
@@ -279,7 +279,7 @@ class Game {
   }
 
   // The game tree of `position` to `depth` plies, for teaching minimax:
-  // {move (absent at the root), position, to_move, value, remoteness,
+  // {cell (absent at the root), position, to_move, value, remoteness,
   // best (the child minimax keeps), score (the seeds' +10 - plies, -10 +
   // plies or 0, for the root's side to move), sign (+1, 0, -1),
   // children}.

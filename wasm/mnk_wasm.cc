@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "answer/answer.h"
 #include "answer/play.h"
 #include "answer/text.h"
@@ -43,6 +44,11 @@ class WasmGame {
     options.placement = Table::Placement::kInMemory;
     options.search_memory = static_cast<uint64_t>(search_memory);
     options.search_memory_name = "searchMemory";
+    options.how_to_solve = [](const GameSpec& g) {
+      return absl::StrCat("the `solve` tool (`solve ", SolveFlags(g),
+                          " --out=FILE`) or Python's Game.solve(FILE) makes "
+                          "one, and mnk.openTable(bytes) opens its bytes");
+    };
     std::optional<GameSpec> spec;
     if (table_path.empty()) spec = GameSpec{width, height, k, gravity, misere};
     absl::StatusOr<std::unique_ptr<AnswerSource>> source =

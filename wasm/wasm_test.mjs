@@ -82,7 +82,7 @@ for (let seed = 0; seed < 200; ++seed) {
 assert.equal(openings.size, 9);
 const tree = ttt.tree('O.X/X.X/.OO', {depth: 2});
 assert.deepEqual([tree.value, tree.score, tree.sign], ['win', 9, 1]);
-assert.deepEqual(tree.children.map((c) => [c.move, c.score, c.best]),
+assert.deepEqual(tree.children.map((c) => [c.cell, c.score, c.best]),
                  [[1, -8, false], [4, 9, true], [6, -8, false]]);
 assert.throws(() => ttt.tree('.........', {depth: 9}),
               {message: /more than 100000 nodes/,
@@ -203,6 +203,9 @@ console.log(`2,000 tables opened and closed: ${tableFiles().length} files ` +
             `left, memory ${heapAfter100 / 2 ** 20} MiB throughout`);
 
 assert.throws(() => mnk.openGame({width: 5, height: 5, k: 4}),
-              /no built-in table/);
+              {message: 'no built-in table for 5,5,4: the `solve` tool ' +
+               '(`solve --width=5 --height=5 --k=4 --out=FILE`) or Python\'s ' +
+               'Game.solve(FILE) makes one, and mnk.openTable(bytes) opens ' +
+               'its bytes'});
 assert.throws(() => mnk.openGame({width: 0, height: 3, k: 3}), /width/);
 console.log('wasm: all answers as play\'s');

@@ -115,9 +115,22 @@ public sealed class Table : IDisposable {
     var options = new Native.Options();
     Native.mnk_options_init(ref options);
     options.Table = tablePath;
-    Check(Native.mnk_open_game(ref game, ref options, out Handle h));
+    int status = Native.mnk_open_game(ref game, ref options, out Handle h);
+    string message = Marshal.PtrToStringAnsi(Native.mnk_last_error());
+    int hint = message == null ? -1 : message.IndexOf("mnk_solve(");
+    if (status == (int)Status.NotFound && hint >= 0) {
+      // No built-in table: say how a C# user makes one.
+      throw new MnkException(Status.NotFound, message.Substring(0, hint) +
+          $"the `solve` tool (`solve {SolveFlags(game)} --out=FILE`) " +
+          "makes one, and Table.Open(game, FILE) plays from it");
+    }
+    Check(status);
     return new Table(h);
   }
+
+  static string SolveFlags(GameSpec g) =>
+      $"--width={g.Width} --height={g.Height} --k={g.K}" +
+      (g.Gravity ? " --gravity" : "") + (g.Misere ? " --misere" : "");
 
   // A table file, whatever its game.
   public static Table OpenFile(string path) {

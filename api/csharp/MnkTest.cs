@@ -132,7 +132,10 @@ static class MnkTest {
         Check(disposed, "a closed table");
       }
       var missing = Thrown(() => Mnk.Table.Open(new Mnk.GameSpec(4, 4, 3)));
-      Check(missing.Status == Mnk.Status.NotFound, "no built-in table");
+      Check(missing.Status == Mnk.Status.NotFound && missing.Message ==
+                "no built-in table for 4,4,3: the `solve` tool (`solve " +
+                "--width=4 --height=4 --k=3 --out=FILE`) makes one, and " +
+                "Table.Open(game, FILE) plays from it", missing.Message);
       var file = Thrown(() => Mnk.Table.OpenFile("/nonexistent.mnk"));
       Check(file.Status == Mnk.Status.NotFound, "no file: " + file.Message);
       var game = Thrown(() => Mnk.Table.Open(new Mnk.GameSpec(3, 3, 4)));

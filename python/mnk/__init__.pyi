@@ -55,7 +55,7 @@ class Table:
     # The cells both sides play under perfect play to the end.
     def pv(self, position: str, max_nodes: int = 0,
            max_seconds: float = 0.0) -> List[int]: ...
-    # The game tree to `depth` plies: nested dicts (move, position,
+    # The game tree to `depth` plies: nested dicts (cell, position,
     # to_move, value, remoteness, best, score, sign, children).
     def tree(self, position: str, depth: int = 1, max_nodes: int = 0,
              max_seconds: float = 0.0) -> Dict[str, Any]: ...

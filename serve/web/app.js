@@ -147,7 +147,7 @@ function drawBoard(answer) {
   const size = Math.max(24, Math.min(64, Math.floor(room / game.width) - 6));
   board.style.setProperty('--cell', `${size}px`);
   const rows = answer.position.split('/');
-  const moves = new Map(answer.moves.map((m) => [m.move, m]));
+  const moves = new Map(answer.moves.map((m) => [m.cell, m]));
   // A position still being answered is drawn with its stones alone.
   const canPlay = !answer.pending && !isOver(answer) && humanToMove(answer);
   if (game.gravity) drawColumnValues(answer, canPlay);
@@ -181,14 +181,14 @@ function drawBoard(answer) {
       rem.textContent = move.remoteness === null ? '' : move.remoteness;
       // With gravity the values stand above the columns, not on the holes.
       if (!game.gravity) button.append(rem);
-      if (move.move === answer.best_move && !game.gravity) {
+      if (move.cell === answer.best_move && !game.gravity) {
         button.classList.add('best');
       }
       label += `, ${outcome(move.value, move.remoteness)}`;
     }
     button.setAttribute('aria-label', label);
     if (target && canPlay) {
-      button.addEventListener('click', () => humanMove(target.move));
+      button.addEventListener('click', () => humanMove(target.cell));
     } else {
       button.setAttribute('aria-disabled', 'true');
     }
@@ -216,12 +216,12 @@ function drawColumnValues(answer, canPlay) {
       label.dataset.value = move.value;
       label.textContent = move.remoteness === null ? move.value :
           `${move.value} ${move.remoteness}`;
-      if (move.move === answer.best_move) label.classList.add('best');
+      if (move.cell === answer.best_move) label.classList.add('best');
       label.setAttribute('aria-label', `column ${col}, ` +
           outcome(move.value, move.remoteness));
     }
     if (move && canPlay) {
-      label.addEventListener('click', () => humanMove(move.move));
+      label.addEventListener('click', () => humanMove(move.cell));
     } else {
       label.setAttribute('aria-disabled', 'true');
     }
@@ -241,14 +241,15 @@ function drawMoves() {
     if (!before || !after) break;  // the last, still being answered
     const cell = [...line[i].replace(/\//g, '')].findIndex(
         (c, j) => c !== line[i - 1].replace(/\//g, '')[j]);
-    // The value of the position after the move, for the player who moved.
-    const value = {win: 'loss', loss: 'win', draw: 'draw'}[after.value];
+    // The move's value for the player who made it, counted, as everywhere,
+    // from the position before it.
+    const {value, remoteness} = before.moves.find((m) => m.cell === cell);
     const item = document.createElement('li');
     const where = state.game.gravity ?
         `column ${cell % state.game.width}` : `cell ${cell}`;
     const result = document.createElement('span');
     result.className = value;
-    result.textContent = outcome(value, after.remoteness);
+    result.textContent = outcome(value, remoteness);
     item.append(`${markOf(sideOf(before))} ${where}: `, result);
     item.dataset.ply = i;
     if (i === state.cursor) item.classList.add('current');

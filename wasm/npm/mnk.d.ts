@@ -14,7 +14,7 @@ export type Value = 'win' | 'draw' | 'loss';
 
 /** One legal move (a cell, row * width + column) and what it leads to. */
 export interface MoveAnswer {
-  move: number;
+  cell: number;
   /** With gravity: the move's column. */
   column?: number;
   value: Value;
@@ -105,8 +105,8 @@ export interface Game {
 
 /** A node of the game tree, scores for the root's side to move. */
 export interface TreeNode {
-  /** The move from the parent (absent at the root). */
-  move?: number;
+  /** The cell played from the parent (absent at the root). */
+  cell?: number;
   column?: number;
   position: string;
   to_move: 'X' | 'O';
