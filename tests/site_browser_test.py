@@ -5,13 +5,14 @@ a web worker.
 Plays whole games by clicks, the computer starting with either side:
 tic-tac-toe and misère tic-tac-toe (every legal cell's value and remoteness
 checked against the native `play` at every step) and Connect Four 7x6 (each
-column's label against `play`, the person playing play's best moves); a
+column's label against `play`, the person playing play's best moves); the
+best line and the tree against `play`; a
 390x844 window with no horizontal scrolling; the "thinking" state of a
 search and its cancel when the person moves on; the JavaScript API's time
 budget, node budget and cancel (wasm/mnk_player.mjs), and the example of
 docs/javascript.md from the npm package (//wasm:npm, unpacked under
-node_modules/mnk/) in a plain page with an import map. Prints the time from the page's request to the first
-move.
+node_modules/mnk/) in a plain page with an import map. Prints the time
+from the page's request to the first move.
 """
 
 import functools
@@ -170,7 +171,7 @@ class SiteTest(unittest.TestCase):
         answer = native(game, self.position())
         moves = {m["cell"]: m for m in answer["moves"]}
         for element in self.driver.find_elements(By.CSS_SELECTOR,
-                                                 "[data-cell]"):
+                                                 "#board [data-cell]"):
             n = int(element.get_attribute("data-cell"))
             shown = (element.get_attribute("data-value"),
                      element.get_attribute("data-remoteness"))
@@ -213,7 +214,7 @@ class SiteTest(unittest.TestCase):
             else:
                 self.driver.find_element(
                     By.CSS_SELECTOR,
-                    '[data-cell="%d"]' % answer["best_move"]).click()
+                    '#board [data-cell="%d"]' % answer["best_move"]).click()
             self.wait(lambda: self.position() != before and self.settled())
 
     # --- Tests ---------------------------------------------------------------
@@ -257,6 +258,37 @@ class SiteTest(unittest.TestCase):
             self.assertEqual(len(self.driver.find_elements(
                 By.CSS_SELECTOR, "#moves li")), 41)
 
+    def test_best_line_and_tree_from_the_module(self):
+        """The best line and the tree, answered by the module, against
+        the native play: the line replays play's best moves; each move of
+        the tree has the value and remoteness of the position it leads to,
+        the seeds' score for the side to move (+10 less the plies to its
+        win, -10 plus the plies to its loss), and play's best move kept."""
+        position = "XO./XO./..."
+        self.open("?game=3x3k3&position=" + position)
+        self.driver.find_element(By.ID, "pv-button").click()
+        pv = lambda: self.driver.find_element(By.ID, "pv").text
+        self.wait(lambda: pv().endswith("."))
+        self.assertEqual(pv(), "X cell %d." % native("3x3k3",
+                                                     position)["best_move"])
+        self.driver.find_element(By.ID, "show-tree").click()
+        level = self.wait(lambda: self.driver.find_element(
+            By.CSS_SELECTOR, "#tree > .level"))
+        answer = native("3x3k3", position)
+        opposite = {"win": "loss", "loss": "win", "draw": "draw"}
+        want = [(m["cell"], opposite[m["value"]], m["remoteness"] - 1,
+                 {"win": 10 - m["remoteness"], "draw": 0,
+                  "loss": -10 + m["remoteness"]}[m["value"]],
+                 m["cell"] == answer["best_move"]) for m in answer["moves"]]
+        shown = [(int(li.get_attribute("data-cell")),
+                  li.get_attribute("data-value"),
+                  int(li.get_attribute("data-remoteness")),
+                  int(li.get_attribute("data-score")),
+                  li.get_attribute("data-best") == "true")
+                 for li in level.find_elements(By.XPATH, "./ul/li")]
+        self.assertEqual(shown, want)
+        self.driver.find_element(By.ID, "show-tree").click()
+
     def test_phone(self):
         self.driver.set_window_size(390, 844)
         try:
@@ -270,7 +302,7 @@ class SiteTest(unittest.TestCase):
                 self.assertLessEqual(board["x"] + board["width"], width)
                 self.assertLess(board["y"], 844 / 2, board)
                 self.assertEqual(len(self.driver.find_elements(
-                    By.CSS_SELECTOR, "[data-cell]")), cells)
+                    By.CSS_SELECTOR, "#board [data-cell]")), cells)
         finally:
             self.driver.set_window_size(1100, 1000)
 

@@ -2,12 +2,14 @@
 
 Plays whole games by clicks as X and as O (the perfect player never loses),
 checks every legal cell's data-value and data-remoteness against the API at
-every step, undo and redo, a gravity board (its column labels against the
-API, clicks on discs), the keyboard, the stones and status against the
-position, the games' names and the legend, no horizontal scrolling on a
-390x844 screen, and bad positions in the URL and the editor. Saves a
-screenshot (page.png) among the test's outputs and prints the page's load
-time.
+every step, the values in letters (the page in greyscale), cell numbers,
+the best line and the tree against the API, undo and redo, a gravity board
+(its column labels against the API, clicks on discs), the keyboard, the
+stones and status against the position, the games' names and the legend,
+no horizontal scrolling on a 390x844 screen with the move list and value
+history in view, and bad positions in the URL and the editor. Saves
+screenshots (page.png, page-grey.png) among the test's outputs and prints
+the page's load time.
 """
 
 import os
@@ -61,7 +63,8 @@ class PageTest(unittest.TestCase):
             "value")
 
     def cell(self, n):
-        return self.driver.find_element(By.CSS_SELECTOR, '[data-cell="%d"]' % n)
+        return self.driver.find_element(By.CSS_SELECTOR,
+                                        '#board [data-cell="%d"]' % n)
 
     def click_cell(self, n):
         """Clicks cell n, found again if an answer redrew the board between
@@ -98,7 +101,8 @@ class PageTest(unittest.TestCase):
         """Every cell's data attributes against the API's answer."""
         answer = self.server.position(game, self.position())
         moves = {m["cell"]: m for m in answer["moves"]}
-        cells = self.driver.find_elements(By.CSS_SELECTOR, "[data-cell]")
+        cells = self.driver.find_elements(By.CSS_SELECTOR,
+                                          "#board [data-cell]")
         self.assertEqual(len(cells), answer["game"]["width"] *
                          answer["game"]["height"])
         for element in cells:
@@ -140,7 +144,8 @@ class PageTest(unittest.TestCase):
     def test_load_time(self):
         start = time.perf_counter()
         self.open()
-        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-cell]"))
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR,
+                                            "#board [data-cell]"))
         ready = time.perf_counter() - start
         timing = self.driver.execute_script(
             "const n = performance.getEntriesByType('navigation')[0];"
@@ -334,7 +339,114 @@ class PageTest(unittest.TestCase):
             self.assertLessEqual(board["x"] + board["width"], width)
             self.assertLess(board["y"], 844 / 2, board)
             self.assertEqual(len(self.driver.find_elements(
-                By.CSS_SELECTOR, "[data-cell]")), 42)
+                By.CSS_SELECTOR, "#board [data-cell]")), 42)
+        finally:
+            self.driver.set_window_size(1100, 1000)
+
+    def test_values_read_without_colour(self):
+        # Each legal cell says its value in a letter (W, D, L) beside its
+        # remoteness, so that the page reads the same in greyscale; a
+        # greyscale screenshot is saved among the outputs (page-grey.png).
+        self.open("?game=3x3k3&position=XO./.X./...")
+        answer = self.server.position("3x3k3", "XO./.X./...")
+        shown = {}
+        for move in answer["moves"]:
+            rem = self.cell(move["cell"]).find_element(By.CLASS_NAME, "rem")
+            shown[move["cell"]] = rem.text
+        self.assertEqual(shown, {m["cell"]: m["value"][0].upper() +
+                                 str(m["remoteness"])
+                                 for m in answer["moves"]})
+        self.assertEqual(shown[8], "L4")
+        self.driver.execute_script(
+            "document.documentElement.style.filter = 'grayscale(1)'")
+        out = os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR", ".")
+        self.assertTrue(self.driver.save_screenshot(
+            os.path.join(out, "page-grey.png")))
+        self.driver.execute_script(
+            "document.documentElement.style.filter = ''")
+
+    def test_cell_numbers_on_request(self):
+        self.open("?game=3x3k3&position=XO./.X./...")
+        numbers = lambda: [e.text for e in self.driver.find_elements(
+            By.CSS_SELECTOR, "#board .num")]
+        self.assertEqual(numbers(), [""] * 9)  # hidden by default
+        self.driver.find_element(By.ID, "show-cells").click()
+        self.wait(lambda d: numbers() == [str(n) for n in range(9)])
+        self.assertEqual(self.cell(0).text.split("\n"), ["0", "X"])
+        self.driver.find_element(By.ID, "show-cells").click()
+        self.wait(lambda d: numbers() == [""] * 9)
+
+    def test_best_line(self):
+        self.open("?game=3x3k3&position=XO./.X./...")
+        self.driver.find_element(By.ID, "pv-button").click()
+        pv = lambda: self.driver.find_element(By.ID, "pv").text
+        self.wait(lambda d: pv().endswith("."))
+        self.assertEqual(pv(), "O cell 8, X cell 3, O cell 2, X cell 5.")
+        # A move clears it.
+        self.click_cell(3)
+        self.wait(lambda d: self.position() != "XO./.X./..." and
+                  self.settled())
+        self.assertEqual(pv(), "")
+
+    def tree_level(self, level):
+        """The moves of a .level of #tree as /api/tree gives them."""
+        return [(int(li.get_attribute("data-cell")),
+                 li.get_attribute("data-value"),
+                 int(li.get_attribute("data-remoteness")),
+                 int(li.get_attribute("data-score")),
+                 li.get_attribute("data-best") == "true")
+                for li in level.find_elements(By.XPATH, "./ul/li")]
+
+    def api_tree(self, position):
+        root = self.server.get_json("/api/tree?" + urllib.parse.urlencode(
+            {"game": "3x3k3", "position": position, "depth": 1}))
+        return [(c["cell"], c["value"], c["remoteness"], c["score"],
+                 c["best"]) for c in root["children"]]
+
+    def test_tree_against_the_api(self):
+        position = "XO./XO./..."
+        self.open("?game=3x3k3&position=" + position)
+        self.driver.find_element(By.ID, "show-tree").click()
+        level = self.wait(lambda d: d.find_element(
+            By.CSS_SELECTOR, "#tree > .level"))
+        self.assertEqual(level.get_attribute("data-position"), position)
+        self.assertEqual(self.tree_level(level), self.api_tree(position))
+        self.assertIn("X to move (win in 1) keeps the highest score for X",
+                      level.text)
+        kept = level.find_element(By.CSS_SELECTOR, 'li[data-best="true"]')
+        self.assertIn("score +9", kept.text)
+        self.assertIn("minimax keeps this", kept.text)
+        # Open the draw (cell 7): O's replies, scored for O.
+        item = level.find_element(By.CSS_SELECTOR, 'li[data-cell="7"]')
+        item.find_element(By.TAG_NAME, "button").click()
+        child = self.wait(lambda d: item.find_element(By.CLASS_NAME,
+                                                      "level"))
+        self.assertEqual(child.get_attribute("data-position"), "XO./XO./.X.")
+        self.assertEqual(self.tree_level(child), self.api_tree("XO./XO./.X."))
+        self.assertIn("O to move", child.text)
+        # Closed again, and it follows the shown position.
+        item.find_element(By.TAG_NAME, "button").click()
+        self.assertEqual(item.find_elements(By.CLASS_NAME, "level"), [])
+        self.click_cell(6)
+        self.wait(lambda d: self.status().startswith("Game over"))
+        self.wait(lambda d: d.find_element(By.CSS_SELECTOR, "#tree > .level")
+                  .text == "The game is over.")
+        self.driver.find_element(By.ID, "show-tree").click()
+
+    def test_phone_moves_and_history_in_view(self):
+        self.driver.set_window_size(390, 844)
+        try:
+            self.open("?game=3x3k3")
+            self.new_game("3x3k3", "X")
+            before = self.position()
+            self.click_cell(4)
+            self.wait(lambda d: self.position() != before and self.settled())
+            height = self.driver.execute_script("return window.innerHeight")
+            for selector in ("#moves li", "#history"):
+                rect = self.driver.find_element(By.CSS_SELECTOR,
+                                                selector).rect
+                self.assertLessEqual(rect["y"] + rect["height"], height,
+                                     selector)
         finally:
             self.driver.set_window_size(1100, 1000)
 

@@ -12,6 +12,8 @@
 //     timeLimit: 10000,                       // ms; then a TimeoutError
 //     onProgress: (done, moves) => {},        // as a search goes
 //   });
+//   await player.pv('3x3k3', 'X../.O./...');  // [1, 2, 6, ...]: the cells
+//   await player.tree('3x3k3', 'XO./XO./...', {depth: 1});  // as mnk.mjs
 //   player.close();
 //
 // A timed-out answer rejects with a DOMException named 'TimeoutError': the
@@ -62,6 +64,23 @@ export class Player {
     return this.request({op: 'analyse', game, position, maxNodes, timeLimit,
                          searchMemory: this.searchMemory},
                         {signal, onProgress});
+  }
+
+  // The best line of `position`: the cells both sides play under perfect
+  // play to the end (mnk.mjs's Game.pv), with analyse's options.
+  pv(game, position, {signal, timeLimit = 0, maxNodes = 0} = {}) {
+    return this.request({op: 'pv', game, position, maxNodes, timeLimit,
+                         searchMemory: this.searchMemory},
+                        {signal});
+  }
+
+  // The game tree of `position` to `depth` plies (mnk.mjs's Game.tree),
+  // with analyse's options.
+  tree(game, position,
+       {depth = 1, signal, timeLimit = 0, maxNodes = 0} = {}) {
+    return this.request({op: 'tree', game, position, depth, maxNodes,
+                         timeLimit, searchMemory: this.searchMemory},
+                        {signal});
   }
 
   // Stops the worker; pending answers reject with an AbortError, later

@@ -5,8 +5,8 @@
 // Messages in:  {module}: the compiled mnk_core.wasm (a WebAssembly.Module),
 //                 first and once;
 //               {id, op: 'games'};
-//               {id, op: 'analyse', game, position, maxNodes, timeLimit,
-//                searchMemory}
+//               {id, op: 'analyse' | 'pv' | 'tree', game, position,
+//                maxNodes, timeLimit, searchMemory, depth (tree only)}
 //                 (game: an id of games()).
 // Messages out: {ready: true} or {failed: message}, once loaded;
 //               {id, progress: [movesDone, moves]} while a search goes on;
@@ -31,8 +31,15 @@ function game(id, searchMemory) {
 }
 
 function answer({id, op, game: gameId, position, maxNodes, timeLimit,
-                 searchMemory}) {
+                 searchMemory, depth}) {
   if (op === 'games') return mnk.games();
+  if (op === 'pv') {
+    return game(gameId, searchMemory).pv(position, {maxNodes, timeLimit});
+  }
+  if (op === 'tree') {
+    return game(gameId, searchMemory).tree(position,
+                                           {depth, maxNodes, timeLimit});
+  }
   if (op === 'analyse') {
     return game(gameId, searchMemory).analyse(position, {
       maxNodes,

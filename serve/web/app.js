@@ -4,10 +4,15 @@
 // file server (the site, //:site), the perfect player compiled to
 // WebAssembly in a web worker (wasm/mnk_player.mjs).
 //
-// Test contract: each cell is an element with data-cell="N" (cells numbered
-// row by row from the top left, as in position strings); each legal cell has
+// Test contract: each cell is an element of #board with data-cell="N"
+// (cells numbered row by row from the top left, as in position strings,
+// and shown so on request: .num); each legal cell has
 // data-value (win, draw or loss: what playing there gives the side to move)
-// and data-remoteness; #status says whose turn it is or how the game ended.
+// and data-remoteness; #status says whose turn it is or how the game ended;
+// #pv lists the best line; in #tree each opened position is a .level with
+// data-position, each of its moves an li with data-cell, data-value,
+// data-remoteness and data-score (the child's, as /api/tree gives them) and
+// data-best="true" on the one minimax keeps.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
@@ -43,13 +48,24 @@ async function openSource() {
       games: await player.games(),
       analyse: (game, position, signal, onProgress) =>
         player.analyse(game, position, {signal, onProgress}),
+      pv: async (game, position, signal) => ({
+        pv: await player.pv(game, position, {signal, timeLimit: 20000}),
+        complete: true,
+      }),
+      tree: (game, position, signal) =>
+        player.tree(game, position, {signal, depth: 1}),
     };
   }
+  const query = (game, position) => `?game=${encodeURIComponent(game)}` +
+      `&position=${encodeURIComponent(position)}`;
   return {
     games: await getJson('api/games'),
-    analyse: (game, position, signal) => getJson(
-        `api/position?game=${encodeURIComponent(game)}` +
-            `&position=${encodeURIComponent(position)}`, signal),
+    analyse: (game, position, signal) =>
+      getJson(`api/position${query(game, position)}`, signal),
+    pv: (game, position, signal) =>
+      getJson(`api/pv${query(game, position)}`, signal),
+    tree: (game, position, signal) =>
+      getJson(`api/tree${query(game, position)}&depth=1`, signal),
   };
 }
 let source = null;
@@ -109,6 +125,10 @@ const humanToMove = (answer) =>
 // A side's mark, as in position strings: X moves first.
 const markOf = (side) => (side === 0 ? 'X' : 'O');
 
+// A move as the answers number it: its cell, or with gravity its column.
+const moveName = (cell) => state.game.gravity ?
+    `column ${cell % state.game.width}` : `cell ${cell}`;
+
 function outcome(value, remoteness) {
   if (remoteness === null) return value;
   return `${value} in ${remoteness}`;
@@ -140,7 +160,8 @@ function drawBoard(answer) {
       document.activeElement.dataset.cell : undefined;
   board.replaceChildren();
   board.className = (game.gravity ? 'gravity ' : '') +
-      ($('show-values').checked ? 'show-values' : '');
+      ($('show-values').checked ? 'show-values ' : '') +
+      ($('show-cells').checked ? 'show-cells' : '');
   board.style.gridTemplateColumns = `repeat(${game.width}, var(--cell))`;
   // As wide as the screen allows (a phone's 390 px holds 7x6), 64 px at most.
   const room = Math.min(480, document.documentElement.clientWidth - 48);
@@ -165,12 +186,16 @@ function drawBoard(answer) {
     const target = move || (game.gravity ?
         answer.moves.find((m) => m.column === col) : undefined);
     let label = `cell ${cell}`;
+    const number = document.createElement('span');
+    number.className = 'num';
+    number.textContent = cell;
+    button.append(number);
     if (stone !== '.') {
       // With gravity, a disc of the player's colour (the first player's
       // red, the second's yellow), as Connect Four is drawn; else the mark.
       const mark = markOf(stone === 'X' ? 0 : 1);
       button.dataset.stone = stone;
-      if (!game.gravity) button.textContent = mark;
+      if (!game.gravity) button.append(mark);
       label += `, ${mark}`;
     }
     if (move) {
@@ -178,7 +203,9 @@ function drawBoard(answer) {
       if (move.remoteness !== null) button.dataset.remoteness = move.remoteness;
       const rem = document.createElement('span');
       rem.className = 'rem';
-      rem.textContent = move.remoteness === null ? '' : move.remoteness;
+      // The value in words' first letter too: it reads without colour.
+      rem.textContent = move.value[0].toUpperCase() +
+          (move.remoteness === null ? '' : move.remoteness);
       // With gravity the values stand above the columns, not on the holes.
       if (!game.gravity) button.append(rem);
       if (move.cell === answer.best_move && !game.gravity) {
@@ -245,8 +272,7 @@ function drawMoves() {
     // from the position before it.
     const {value, remoteness} = before.moves.find((m) => m.cell === cell);
     const item = document.createElement('li');
-    const where = state.game.gravity ?
-        `column ${cell % state.game.width}` : `cell ${cell}`;
+    const where = moveName(cell);
     const result = document.createElement('span');
     result.className = value;
     result.textContent = outcome(value, remoteness);
@@ -298,6 +324,102 @@ function drawHistory() {
   }
 }
 
+// The best line of the shown position: each side's moves under perfect
+// play to the end ("…" where a search stopped short).
+async function drawPv() {
+  const view = state.view;
+  const answer = known(state.line[state.cursor]);
+  if (!answer) return;
+  $('pv').textContent = 'Thinking…';
+  let line;
+  try {
+    line = await source.pv(state.game.id, answer.position, state.abort.signal);
+  } catch (error) {
+    if (!current(view) || cancelled(error)) return;
+    $('pv').textContent = `No best line: ${error.message}`;
+    return;
+  }
+  if (!current(view)) return;
+  const side = sideOf(answer);
+  const moves = line.pv.map((cell, i) =>
+    `${markOf((side + i) % 2)} ${moveName(cell)}`);
+  $('pv').textContent = moves.length === 0 ? 'The game is over.' :
+      moves.join(', ') + (line.complete ? '.' : ', …');
+}
+
+// --- The tree, for teaching ----------------------------------------------
+
+// The tree panel: the shown position's moves, each with the answer of the
+// position it leads to and the seeds' score for the side to move (as
+// /api/tree gives them), the move minimax keeps marked; a move opens to the
+// moves after it, scored for the side to move there.
+async function drawTree(view) {
+  $('tree').replaceChildren();
+  if (!$('show-tree').checked) return;
+  const level = await treeLevel(state.line[state.cursor], view);
+  if (level) $('tree').append(level);
+}
+
+// The level of `position`'s moves, or null (the message says why).
+async function treeLevel(position, view) {
+  let node;
+  try {
+    node = await source.tree(state.game.id, position, state.abort.signal);
+  } catch (error) {
+    if (current(view) && !cancelled(error)) {
+      $('message').textContent = `No tree: ${error.message}`;
+    }
+    return null;
+  }
+  if (!current(view)) return null;
+  const level = document.createElement('div');
+  level.className = 'level';
+  level.dataset.position = node.position;
+  const who = node.to_move;
+  const head = document.createElement('p');
+  head.textContent = node.children.length === 0 ? 'The game is over.' :
+      `${who} to move (${outcome(node.value, node.remoteness)}) keeps ` +
+      `the highest score for ${who}:`;
+  const list = document.createElement('ul');
+  list.append(...node.children.map((child) => treeItem(child, who, view)));
+  level.append(head, list);
+  return level;
+}
+
+function treeItem(child, who, view) {
+  const item = document.createElement('li');
+  item.dataset.cell = child.cell;
+  item.dataset.value = child.value;
+  if (child.remoteness !== null) item.dataset.remoteness = child.remoteness;
+  item.dataset.score = child.score;
+  item.dataset.best = child.best;
+  const open = document.createElement('button');
+  open.type = 'button';
+  open.setAttribute('aria-expanded', 'false');
+  open.textContent = `${who} ${moveName(child.cell)}`;
+  open.addEventListener('click', async () => {
+    const shown = item.querySelector('.level');
+    if (shown) {
+      shown.remove();
+      open.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    const level = await treeLevel(child.position, view);
+    if (level && !item.querySelector('.level')) {
+      item.append(level);
+      open.setAttribute('aria-expanded', 'true');
+    }
+  });
+  const result = document.createElement('span');
+  result.className = child.value;
+  result.textContent = `: score ${child.score > 0 ? '+' : ''}` +
+      `${child.score}, then ${child.to_move} to move, ` +
+      outcome(child.value, child.remoteness) +
+      (child.best ? ' \u2190 minimax keeps this' : '');
+  item.append(open, result);
+  return item;
+}
+
 // Shows the shown position: at once when it is answered; else its stones
 // and "Thinking…" until the answer comes (null if, meanwhile, the person
 // moved on, or it could not be answered: the message says why).
@@ -332,6 +454,8 @@ async function render() {
   $('redo').disabled = redoTarget() === null;
   drawMoves();
   drawHistory();
+  $('pv').textContent = '';
+  drawTree(view);
   return answer;
 }
 
@@ -486,6 +610,9 @@ async function main() {
   $('undo').addEventListener('click', () => goTo(undoTarget()));
   $('redo').addEventListener('click', () => goTo(redoTarget()));
   $('show-values').addEventListener('change', show);
+  $('show-cells').addEventListener('change', show);
+  $('show-tree').addEventListener('change', show);
+  $('pv-button').addEventListener('click', drawPv);
   $('position-form').addEventListener('submit', (event) => {
     event.preventDefault();
     open($('position').value.trim(), 'That position');
