@@ -10,6 +10,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -453,6 +454,54 @@ mnk_status mnk_pv(mnk_source* source, const char* position,
     std::copy(line->cells.begin(), line->cells.end(), cells);
     *count = static_cast<int>(line->cells.size());
     if (complete != nullptr) *complete = line->complete ? 1 : 0;
+    return MNK_OK;
+  });
+}
+
+namespace mnk {
+namespace {
+
+// Appends `node` and its subtree to `out` in preorder; false past
+// `capacity` nodes.
+bool Flatten(const TreeNode& node, int parent, int depth, int capacity,
+             std::vector<mnk_tree_node>* out) {
+  if (static_cast<int>(out->size()) >= capacity) return false;
+  const int index = static_cast<int>(out->size());
+  out->push_back(mnk_tree_node{
+      parent, depth, node.cell, node.position.side_to_move(),
+      static_cast<mnk_value>(node.value),
+      node.remoteness == kUnknownRemoteness ? -1 : node.remoteness,
+      node.best ? 1 : 0, node.score, node.sign});
+  for (const TreeNode& child : node.children) {
+    if (!Flatten(child, index, depth + 1, capacity, out)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+}  // namespace mnk
+
+mnk_status mnk_tree(mnk_source* source, const char* position, int depth,
+                    const mnk_limits* limits, mnk_tree_node* nodes,
+                    int capacity, int* count) {
+  return mnk::Guarded([&] {
+    if (source == nullptr || position == nullptr || nodes == nullptr ||
+        count == nullptr) {
+      return mnk::Invalid("source, position, nodes and count must not be NULL");
+    }
+    const absl::StatusOr<mnk::AnswerLimits> within = mnk::LimitsOf(limits);
+    if (!within.ok()) return mnk::Failed(within.status());
+    const absl::StatusOr<mnk::TreeNode> root =
+        mnk::GameTree(*source->source, position, depth, *within);
+    if (!root.ok()) return mnk::Failed(root.status());
+    std::vector<mnk_tree_node> flat;
+    if (!mnk::Flatten(*root, -1, 0, capacity, &flat)) {
+      return mnk::Failed(absl::ResourceExhaustedError(
+          absl::StrCat("the tree of '", position, "' to depth ", depth,
+                       " has more than ", capacity, " nodes, the room given")));
+    }
+    std::copy(flat.begin(), flat.end(), nodes);
+    *count = static_cast<int>(flat.size());
     return MNK_OK;
   });
 }

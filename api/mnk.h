@@ -253,6 +253,36 @@ mnk_status mnk_pv(mnk_source* source, const char* position,
                   const mnk_limits* limits, int* cells, int* count,
                   int* complete);
 
+/* One node of a game tree, for teaching minimax (mnk_tree). */
+typedef struct {
+  int parent; /* the parent's index in the array; -1 at the root */
+  int depth;  /* plies from the root */
+  int cell;   /* the move from the parent (-1 at the root) */
+  int to_move;
+  mnk_value value; /* for the side to move here */
+  int remoteness;  /* plies to the end from here; -1 unknown */
+  int best;        /* 1: the child minimax keeps at its parent */
+  int score;       /* the seeds' score (+10 - plies to a win, -10 + plies to
+                      a loss, 0 a draw) for the root's side to move, plies
+                      counted from the root (cells + 1 for 10 past 9 cells) */
+  int sign;        /* +1, 0, -1 */
+} mnk_tree_node;
+
+/* The game tree of `position` to `depth` plies (0 to 64), into
+ * nodes[0 .. *count - 1] in preorder (a node, then its children's
+ * subtrees in board order; nodes[0] the root). MNK_RESOURCE_EXHAUSTED
+ * when it has more than `capacity` nodes or more than 100,000 (the
+ * message says which depth fits); a searched game's nodes within
+ * `limits` (NULL: none) each.
+ *
+ *   mnk_tree_node nodes[10];
+ *   int count;
+ *   mnk_tree(ttt, "XO./XO./...", 1, NULL, nodes, 10, &count);
+ *   // count == 6; nodes[3].cell == 6, .best == 1, .score == 9 */
+mnk_status mnk_tree(mnk_source* source, const char* position, int depth,
+                    const mnk_limits* limits, mnk_tree_node* nodes,
+                    int capacity, int* count);
+
 /* A flag that stops searches from another thread. */
 mnk_status mnk_cancel_new(mnk_cancel** out);
 void mnk_cancel_set(mnk_cancel* cancel);

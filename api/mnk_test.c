@@ -453,6 +453,24 @@ static void test_rules_levels_and_pv(void) {
     sprintf(line + strlen(line), "%s%d", i == 0 ? "" : " ", pv[i]);
   }
   CHECK(strcmp(line, moves) == 0); /* perfect play is the pv */
+  /* The tree: the root, then each move's subtree in board order. */
+  mnk_tree_node nodes[32];
+  CHECK(mnk_tree(ttt, "XO./XO./...", 1, NULL, nodes, 32, &count) == MNK_OK);
+  CHECK(count == 6 && nodes[0].parent == -1 && nodes[0].cell == -1);
+  CHECK(nodes[0].value == MNK_WIN && nodes[0].remoteness == 1);
+  CHECK(nodes[3].cell == 6 && nodes[3].best == 1 && nodes[3].score == 9);
+  CHECK(nodes[3].parent == 0 && nodes[3].depth == 1 && nodes[3].sign == 1);
+  CHECK(nodes[1].cell == 2 && nodes[1].best == 0 && nodes[1].score == -8);
+  CHECK(nodes[4].cell == 7 && nodes[4].score == 0 && nodes[4].to_move == 1);
+  CHECK(mnk_tree(ttt, "XO./XO./...", 2, NULL, nodes, 32, &count) == MNK_OK);
+  CHECK(count == 22 && nodes[2].parent == 1 && nodes[2].depth == 2);
+  CHECK(mnk_tree(ttt, "XO./XO./...", 2, NULL, nodes, 21, &count) ==
+        MNK_RESOURCE_EXHAUSTED);
+  CHECK(strstr(mnk_last_error(), "more than 21 nodes") != NULL);
+  CHECK(mnk_tree(ttt, ".........", 9, NULL, nodes, 32, &count) ==
+        MNK_RESOURCE_EXHAUSTED);
+  CHECK(mnk_tree(ttt, ".........", 65, NULL, nodes, 32, &count) ==
+        MNK_INVALID_ARGUMENT);
   int x_wins = 0, o_wins = 0;
   for (uint64_t seed = 0; seed < 100; ++seed) {
     const mnk_winner w = play_game(ttt, ".........", 10, 1, seed, moves);

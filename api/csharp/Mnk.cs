@@ -17,6 +17,7 @@
 // (or a `using` block) when done.
 using System;
 using System.Collections;
+using System.Collections.Generic;
 using System.Runtime.InteropServices;
 
 namespace Mnk {
@@ -97,6 +98,19 @@ public sealed class Answer {
     foreach (object f in fields) h = h * 31 + f.GetHashCode();
     return h;
   }
+}
+
+// A node of a game tree, for teaching minimax (Table.Tree).
+public sealed class TreeNode {
+  public int Cell;        // the move from the parent; -1 at the root
+  public char ToMove;     // 'X' or 'O'
+  public Value Value;     // for the side to move here
+  public int Remoteness;  // plies to the end from here; -1 unknown
+  public bool Best;       // the child minimax keeps at its parent
+  // The seeds' score (+10 - plies to a win, -10 + plies to a loss, 0 a
+  // draw) for the root's side to move, plies from the root; Sign +1/0/-1.
+  public int Score, Sign;
+  public List<TreeNode> Children = new List<TreeNode>();  // board order
 }
 
 // A game's answers: its table, or the exact search after a book.
@@ -232,6 +246,34 @@ public sealed class Table : IDisposable {
     return cells;
   }
 
+  // The game tree of `position` to `depth` plies (0 to 64; at most
+  // 100,000 nodes), a searched game's nodes within the limits each.
+  public TreeNode Tree(string position, int depth = 1, ulong maxNodes = 0,
+                       double maxSeconds = 0) {
+    var limits = new Native.Limits { MaxNodes = maxNodes,
+                                     MaxSeconds = maxSeconds };
+    for (int room = 256;; room = Math.Min(room * 4, Native.MaxTreeNodes)) {
+      var flat = new Native.TreeNode[room];
+      int status = Native.mnk_tree(handle, position, depth, ref limits, flat,
+                                   room, out int count);
+      if (status == (int)Status.ResourceExhausted &&
+          room < Native.MaxTreeNodes) {
+        continue;  // more room
+      }
+      Check(status);
+      var nodes = new TreeNode[count];
+      for (int i = 0; i < count; ++i) {
+        Native.TreeNode n = flat[i];
+        nodes[i] = new TreeNode {
+          Cell = n.Cell, ToMove = n.ToMove == 0 ? 'X' : 'O',
+          Value = (Value)n.Value, Remoteness = n.Remoteness,
+          Best = n.Best != 0, Score = n.Score, Sign = n.Sign };
+        if (n.Parent >= 0) nodes[n.Parent].Children.Add(nodes[i]);
+      }
+      return nodes[0];
+    }
+  }
+
   Native.State Rules(string position) {
     Check(Native.mnk_rules(handle, position, out Native.State state));
     return state;
@@ -276,6 +318,15 @@ static class Native {
     public ulong MaxNodes;
     public double MaxSeconds;
     public IntPtr Cancel;
+  }
+
+  // The most nodes mnk_tree gives (answer/play.h's kMaxTreeNodes).
+  internal const int MaxTreeNodes = 100000;
+
+  [StructLayout(LayoutKind.Sequential)]
+  internal struct TreeNode {
+    public int Parent, Depth, Cell, ToMove, Value, Remoteness, Best, Score,
+        Sign;
   }
 
   [StructLayout(LayoutKind.Sequential)]
@@ -348,6 +399,11 @@ static class Native {
   internal static extern int mnk_pv(Table.Handle source, string position,
                                     ref Limits limits, int[] cells,
                                     out int count, out int complete);
+  [DllImport(Library)]
+  internal static extern int mnk_tree(Table.Handle source, string position,
+                                      int depth, ref Limits limits,
+                                      [Out] TreeNode[] nodes, int capacity,
+                                      out int count);
   [DllImport(Library)] internal static extern void mnk_close(IntPtr source);
 }
 

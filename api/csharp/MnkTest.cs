@@ -63,6 +63,22 @@ static class MnkTest {
                 Mnk.Winner.Draw,
             "perfect play draws");
       Check(string.Join(" ", ttt.Pv(".........")) == moves, "the pv");
+      Mnk.TreeNode root = ttt.Tree("XO./XO./...");
+      Check(root.Cell == -1 && root.Value == Mnk.Value.Win &&
+                root.Remoteness == 1 && root.Children.Count == 5,
+            "the tree's root");
+      Mnk.TreeNode kept = root.Children[2];
+      Check(kept.Cell == 6 && kept.Best && kept.Score == 9 &&
+                kept.ToMove == 'O' && kept.Children.Count == 0,
+            "the tree's kept move");
+      Check(root.Children[0].Score == -8 && !root.Children[0].Best,
+            "a losing move's score");
+      // Past the first room of 256 nodes: 1 + 9 + 72 + 504.
+      Check(ttt.Tree(".........", 3).Children[4].Children.Count == 8,
+            "a tree of 586 nodes");
+      Check(Thrown(() => ttt.Tree(".........", 9)).Status ==
+                Mnk.Status.ResourceExhausted,
+            "a tree past 100,000 nodes");
       int xWins = 0;
       for (ulong seed = 0; seed < 100; seed++) {
         Mnk.Winner w = PlayGame(ttt, ".........", new[] {10, 1}, seed, out _);
