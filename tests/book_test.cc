@@ -1,7 +1,8 @@
 // The opening book (search/book) against the retrograde solver's records
 // of Connect-style 5x4: every entry's value and remoteness, the best move of
-// every position the book answers, the book layout's verify, and a stopped
-// run that resumes from its work dir to the same bytes. And the built-in
+// every position the book answers, the book layout's verify, a stopped
+// run that resumes from its work dir to the same bytes, and every position
+// of a layer. And the built-in
 // 7x6 book against the search, on a random sample of its entries: minutes
 // of search, so not part of `bazel test //...`:
 //
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "gtest/gtest.h"
 #include "player/player.h"
 #include "rules/game/game.h"
+#include "rules/index/index.h"
 #include "search/connect.h"
 #include "solver/retrograde/solver.h"
 #include "store/write.h"
@@ -31,7 +34,8 @@ namespace {
 const GameSpec kSpec{5, 4, 4, true};
 
 absl::StatusOr<BookEntries> Build(int plies, const std::string& work_dir,
-                                  uint64_t* solved = nullptr, int threads = 1) {
+                                  uint64_t* solved = nullptr, int threads = 1,
+                                  bool every_position = false) {
   std::vector<std::unique_ptr<ConnectSearch>> searches;
   std::vector<ConnectSearch*> pointers;
   for (int t = 0; t < threads; ++t) {
@@ -40,6 +44,7 @@ absl::StatusOr<BookEntries> Build(int plies, const std::string& work_dir,
   }
   BookOptions options;
   options.plies = plies;
+  options.every_position = every_position;
   options.work_dir = work_dir;
   options.progress = [solved](const BookProgress& p) {
     if (solved != nullptr) *solved = p.solved;
@@ -149,6 +154,42 @@ TEST(BookTest, ThreadsBuildTheSameBook) {
   absl::StatusOr<BookEntries> three = Build(8, "", nullptr, 3);
   ASSERT_TRUE(one.ok() && three.ok());
   EXPECT_EQ(SerializeBookTable(kSpec, *three), SerializeBookTable(kSpec, *one));
+}
+
+// Every position of a layer: each position in play with 7 stones, one a
+// mirror pair, with the solver's value and remoteness; on two threads as
+// on one; resumed from its work dir to the same bytes.
+TEST(BookTest, EveryPositionOfALayerAgreesWithTheSolvedTable) {
+  const std::string dir = std::string(getenv("TEST_TMPDIR")) + "/layer";
+  uint64_t solved = 0;
+  absl::StatusOr<BookEntries> layer = Build(7, dir, &solved, 2, true);
+  ASSERT_TRUE(layer.ok()) << layer.status();
+  EXPECT_EQ(solved, layer->keys.size());
+  const Table table = *Table::FromBytes(SerializeBookTable(kSpec, *layer));
+  const Game game = *Game::Create(kSpec);
+  absl::StatusOr<Solution> solution = Solve(game, {2});
+  ASSERT_TRUE(solution.ok()) << solution.status();
+  const PositionIndex& index = solution->index;
+  uint64_t in_play = 0;
+  for (uint64_t i = index.layer_offset(7); i < index.layer_offset(8); ++i) {
+    const Record want = solution->records().view().Get(i);
+    const Position p = index.At(i);
+    if (want.value == Value::kUnreachable || game.IsTerminal(p)) continue;
+    in_play += game.IsCanonical(p);
+    const std::optional<BookEntry> got = table.book()->Find(p);
+    ASSERT_TRUE(got.has_value()) << game.Format(p);
+    ASSERT_EQ(got->value, want.value) << game.Format(p);
+    ASSERT_EQ(got->remoteness, want.remoteness) << game.Format(p);
+  }
+  EXPECT_EQ(layer->keys.size(), in_play);
+  EXPECT_EQ(in_play, 4090u);
+  EXPECT_EQ(SerializeBookTable(kSpec, *Build(7, "", nullptr, 1, true)),
+            SerializeBookTable(kSpec, *layer));
+  absl::StatusOr<BookEntries> again = Build(7, dir, &solved, 1, true);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(solved, 0u);
+  EXPECT_EQ(SerializeBookTable(kSpec, *again),
+            SerializeBookTable(kSpec, *layer));
 }
 
 // Entries drawn at random from the built-in book, each solved again by a

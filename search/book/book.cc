@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -138,7 +139,7 @@ class BookBuilder {
       progress_.from_log = entries_.size();
     }
     if (options_.seed != nullptr) Seed(*options_.seed);
-    return FollowBothSides();
+    return options_.every_position ? SolveLayer() : FollowBothSides();
   }
 
   // The entries of this book (the log may hold more: a deeper book's), by
@@ -206,6 +207,42 @@ class BookBuilder {
       }
     }
     return log_ != nullptr ? log_->Sync() : absl::OkStatus();
+  }
+
+  // Every position in play with P stones (canonical), solved; the book
+  // holds them all.
+  absl::Status SolveLayer() {
+    std::vector<Position> layer = Layer(options_.plies);
+    std::vector<Position> todo;
+    for (const Position& p : layer) {
+      used_.insert(Key(p));
+      if (!entries_.contains(Key(p))) todo.push_back(p);
+    }
+    progress_.ply = options_.plies;
+    if (absl::Status s = SolvePly(todo); !s.ok()) return s;
+    return log_ != nullptr ? log_->Sync() : absl::OkStatus();
+  }
+
+  // The canonical positions in play with `stones` stones, in the shuffled
+  // order of kLayerOrderSeed: each layer made from the one before.
+  std::vector<Position> Layer(int stones) const {
+    std::vector<Position> layer = {Position()};
+    for (int ply = 0; ply < stones; ++ply) {
+      absl::flat_hash_set<Position> next;
+      for (const Position& p : layer) {
+        for (int cell : game_.LegalMoves(p)) {
+          const Position child = game_.Canonical(Game::Play(p, cell));
+          if (!game_.IsTerminal(child)) next.insert(child);
+        }
+      }
+      layer.assign(next.begin(), next.end());
+      std::sort(layer.begin(), layer.end(),
+                [](const Position& a, const Position& b) {
+                  return a.x != b.x ? a.x < b.x : a.o < b.o;
+                });
+    }
+    std::shuffle(layer.begin(), layer.end(), std::mt19937_64(kLayerOrderSeed));
+    return layer;
   }
 
   // The positions after the moves of each analysed position of the

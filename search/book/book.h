@@ -42,6 +42,13 @@
 // of the game there (each up to its first torn or damaged record; its own
 // is cut off there), whatever number of processes wrote them, and solves
 // only the rest.
+//
+// Every position instead (options.every_position): every reachable
+// position with exactly P stones that is in play, one a mirror pair, is
+// solved, in a shuffled order fixed by kLayerOrderSeed (so that the rate
+// so far foretells the rest), and the book holds them all. The same work
+// dir and log: a record is a position's exact outcome whichever mode
+// solved it.
 #ifndef MNK_SEARCH_BOOK_BOOK_H_
 #define MNK_SEARCH_BOOK_BOOK_H_
 
@@ -66,8 +73,14 @@ struct BookProgress {
   uint64_t from_log;  // positions read back from the work dir's logs
 };
 
+// The seed of every_position's order.
+inline constexpr uint64_t kLayerOrderSeed = 12;
+
 struct BookOptions {
-  int plies = 8;         // P: positions up to this many stones
+  int plies = 8;  // P: positions up to this many stones
+  // Every position with exactly P stones (book.h's first comment), not the
+  // book's lines.
+  bool every_position = false;
   std::string work_dir;  // where solved positions are logged; "" for none
   // Called as each ply starts and after each position solved.
   std::function<void(const BookProgress&)> progress;

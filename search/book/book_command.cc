@@ -1,5 +1,6 @@
 #include "search/book/book_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -21,6 +22,9 @@
 
 ABSL_FLAG(int, plies, 6, "the book holds positions of up to this many stones");
 ABSL_FLAG(std::string, out, "", "the book's table file");
+ABSL_FLAG(bool, every_position, false,
+          "every position with exactly --plies stones, not the book's lines "
+          "(the deepest layer of an opening table)");
 ABSL_FLAG(bool, quiet, false, "no progress lines on standard error");
 ABSL_FLAG(std::string, seed, "",
           "a book of the same game whose entries are taken as solved (a "
@@ -101,15 +105,38 @@ int Main(Cluster& cluster) {
   options.plies = absl::GetFlag(FLAGS_plies);
   options.work_dir = WorkDirFromFlag();
   options.cluster = &cluster;
+  options.every_position = absl::GetFlag(FLAGS_every_position);
+  Clock::time_point last_line{};
   if (!absl::GetFlag(FLAGS_quiet) && writes) {
     options.progress = [&](const BookProgress& p) {
+      // Every position: a line every 10 seconds and the time left at the
+      // rate so far.
+      const Clock::time_point now = Clock::now();
+      const double seconds = std::chrono::duration<double>(now - start).count();
+      if (options.every_position) {
+        if (p.solved != 0 && p.solved != p.to_solve &&
+            now - last_line < std::chrono::seconds(10)) {
+          return;
+        }
+        last_line = now;
+        const double left =
+            p.solved == 0 ? 0 : seconds * (p.to_solve - p.solved) / p.solved;
+        std::fprintf(stderr,
+                     "book: every position of %d stones: %llu of %llu solved "
+                     "here (%llu from the log), %.2f a second, %.1f s, %.2f h "
+                     "left\n",
+                     p.ply, static_cast<unsigned long long>(p.solved),
+                     static_cast<unsigned long long>(p.to_solve),
+                     static_cast<unsigned long long>(p.from_log),
+                     p.solved / std::max(seconds, 1e-9), seconds, left / 3600);
+        return;
+      }
       std::fprintf(stderr,
                    "book: ply %d: %llu to solve here, %llu solved in this "
                    "run, %llu from the log, %.1f s\n",
                    p.ply, static_cast<unsigned long long>(p.to_solve),
                    static_cast<unsigned long long>(p.solved),
-                   static_cast<unsigned long long>(p.from_log),
-                   std::chrono::duration<double>(Clock::now() - start).count());
+                   static_cast<unsigned long long>(p.from_log), seconds);
     };
   }
   absl::StatusOr<BookEntries> book = BuildBook(pointers, options);
@@ -123,8 +150,12 @@ int Main(Cluster& cluster) {
   if (absl::Status s = WriteBookTable(out, spec, *book); !s.ok()) {
     return Fail(kExitOutput, s);
   }
-  std::printf("book of %s to ply %d: %zu positions, written to %s, %.1f s\n",
-              spec.Name().c_str(), options.plies, book->keys.size(),
+  const std::string what =
+      options.every_position
+          ? absl::StrCat(", every position of ", options.plies, " stones")
+          : absl::StrCat(" to ply ", options.plies);
+  std::printf("book of %s%s: %zu positions, written to %s, %.1f s\n",
+              spec.Name().c_str(), what.c_str(), book->keys.size(),
               Printable(out).c_str(),
               std::chrono::duration<double>(Clock::now() - start).count());
   return std::fflush(stdout) == 0 ? kExitOk : OutputFailed();
@@ -141,8 +172,8 @@ int RunBook(int argc, char** argv, Cluster& cluster) {
           "builds the opening book of a Connect-style game by exact search\n"
           "(the game: Connect Four 7x6, 7,6,4 gravity, unless the game flags\n"
           "say otherwise).\n"
-          "  book [--width=7 --height=6 --k=4] --plies=P --out=FILE "
-          "[--work_dir=DIR]\n"
+          "  book [--width=7 --height=6 --k=4] --plies=P [--every_position] "
+          "--out=FILE [--work_dir=DIR]\n"
           "       [--search_memory=1G] [--threads=T]",
           argc, argv)) {
     return *done;
