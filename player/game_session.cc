@@ -75,6 +75,7 @@ class Session {
         gravity_(game_.spec().gravity),
         human_(options.human_mark),
         human_side_(options.human_first ? 0 : 1),
+        level_(options.level),
         unit_(gravity_ ? "column" : "cell"),
         last_choice_(gravity_ ? game_.width() - 1 : game_.cells() - 1),
         in_(in),
@@ -114,11 +115,12 @@ class Session {
   int PlayOne() {
     while (!game_.IsTerminal(p_)) {
       if (p_.side_to_move() != human_side_) {
-        const Analysis* a = Current(Need::kBestMove);
+        const Analysis* a = Current(NeedOf(level_));
         if (a == nullptr) return kTableFailed;
-        out_ << "I play " << unit_ << " " << Choice(a->record.best_move) << " ("
-             << Outcome(a->record.value, a->record.remoteness) << " for me).\n";
-        Move(a->record.best_move);
+        const int cell = ChooseMove(*a, level_);
+        out_ << "I play " << unit_ << " " << Choice(cell) << " ("
+             << MoveOutcome(*a, cell) << " for me).\n";
+        Move(cell);
       } else if (!HumanTurn()) {
         return failed_ ? kTableFailed : 0;
       }
@@ -128,6 +130,17 @@ class Session {
   }
 
   int Choice(int cell) const { return gravity_ ? cell % game_.width() : cell; }
+
+  // What playing `cell` gives the side to move in `a`: "win in 3".
+  static std::string MoveOutcome(const Analysis& a, int cell) {
+    if (cell == a.record.best_move) {
+      return Outcome(a.record.value, a.record.remoteness);
+    }
+    for (const MoveEval& e : a.moves) {
+      if (e.cell == cell) return Outcome(e.value, e.remoteness);
+    }
+    return "";  // not a legal move: ChooseMove never gives one
+  }
 
   // The answer for the position on the board, asked for once (the
   // person's turns ask only for hint and eval: a search may take seconds).
@@ -306,6 +319,7 @@ class Session {
   const bool gravity_;
   const char human_;
   const int human_side_;
+  const Level level_;
   const std::string unit_;
   const int last_choice_;
   std::istream& in_;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "answer/answer.h"
+#include "answer/play.h"
 #include "rules/game/game.h"
 
 namespace mnk {
@@ -23,6 +24,7 @@ std::string DrawBoard(const Game& game, const Position& p,
 struct GameOptions {
   bool human_first = true;
   char human_mark = 'X';  // the person's stones are drawn with this mark
+  Level level;            // how the computer plays (answer/play.h)
 };
 
 // Interactive games against `source` (answer/answer.h: its table or

@@ -65,6 +65,15 @@ ABSL_FLAG(std::string, first, "human",
           "who moves first in a game: human or ai");
 ABSL_FLAG(std::string, mark, "X",
           "the mark the person plays in a game: X or O");
+ABSL_FLAG(int, level, 10,
+          "how well the computer plays in a game: 1 (random) to 10 "
+          "(perfect)");
+ABSL_FLAG(std::optional<uint64_t>, seed, std::nullopt,
+          "the same seed, level and moves give the same game (default: a "
+          "new draw each game)");
+ABSL_FLAG(bool, vary, false,
+          "at level 10, a random one of the equally good moves, not the "
+          "lowest cell");
 
 namespace mnk {
 namespace {
@@ -160,13 +169,17 @@ absl::Status CheckFlags() {
     return absl::InvalidArgumentError(
         absl::StrCat("--mark=", Printable(mark), ": expected X or O"));
   }
+  if (absl::Status s = CheckLevel(absl::GetFlag(FLAGS_level), "--level");
+      !s.ok()) {
+    return s;
+  }
   const bool batch = absl::GetFlag(FLAGS_batch);
   const bool answers = PositionFlag().has_value() || batch;
   if (batch && PositionFlag().has_value()) {
     return absl::InvalidArgumentError(
         "--batch and --position cannot be used together");
   }
-  for (const char* flag : {"first", "mark"}) {
+  for (const char* flag : {"first", "mark", "level", "seed", "vary"}) {
     if (answers && FlagGiven(flag)) {
       return absl::InvalidArgumentError(
           absl::StrCat("--", flag,
@@ -261,6 +274,9 @@ int PlayAgainstPerson(const AnswerSource& source) {
   options.human_first = absl::GetFlag(FLAGS_first) == "human";
   options.human_mark =
       static_cast<char>(std::toupper(absl::GetFlag(FLAGS_mark)[0]));
+  options.level.level = absl::GetFlag(FLAGS_level);
+  options.level.seed = absl::GetFlag(FLAGS_seed);
+  options.level.vary = absl::GetFlag(FLAGS_vary);
   const int played = PlayGame(source, options, std::cin, std::cout);
   std::cout.flush();
   if (!std::cout) return OutputFailed();

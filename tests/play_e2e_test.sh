@@ -45,6 +45,16 @@ expect_eq "json" '3 false "X.O/X.X/OO." "X" "win" 1 4 1 "loss" 2 4 "win" 1 8 "lo
 out=$("$PLAY" --position=XXX/OO./... --json)
 fields=$(printf '%s\n' "$out" | "$JSON" /position /to_move /value /remoteness /best_move /moves)
 expect_eq "json terminal" '"XXX/OO./..." "O" "loss" 0 null []' "$(echo $fields)"
+# Levels: seeded, the same move every time; level 10, the perfect one.
+out=$(printf 'quit\n' | "$PLAY" --first=ai --level=1 --seed=1)
+expect_contains "level 1" "I play cell 6 (draw in 9 for me)." "$out"
+out=$(printf 'quit\n' | "$PLAY" --first=ai --level=1 --seed=2)
+expect_contains "level 1 seed 2" "I play cell 0 (draw in 9 for me)." "$out"
+out=$(printf 'quit\n' | "$PLAY" --first=ai)
+expect_contains "level 10" "I play cell 0 (draw in 9 for me)." "$out"
+"$PLAY" --level=11 < /dev/null 2> "$TMP/err" > /dev/null
+expect_eq "level 11 exit" 1 $?
+expect_contains "level 11" "--level 11: expected a level from 1 (random) to 10 (perfect)" "$(cat "$TMP/err")"
 out=$("$PLAY" --position=XO./.X./... --pv --json)
 expect_eq "pv json" '[8,3,2,5]' "$(printf '%s\n' "$out" | "$JSON" /pv)"
 out=$("$PLAY" --position=XO./.X./... --pv)
