@@ -113,7 +113,7 @@ std::string ErrorMessage(absl::string_view method, absl::string_view path,
     case 404:
       return absl::StrCat("no such path: ", Printable(path),
                           "; expected /, /api/games, /api/position, /api/pv, "
-                          "/api/tree or a file of the page");
+                          "/api/tree, /api/choose or a file of the page");
     case 405:
       return absl::StrCat("method ", Printable(method),
                           " is not allowed: expected GET or HEAD");
@@ -158,16 +158,18 @@ MHD_Result Send(const Context& context, MHD_Connection* connection,
   return queued;
 }
 
-// The API's calls on a position: /api/position, /api/pv, /api/tree.
+// The API's calls on a position: /api/position, /api/pv, /api/tree,
+// /api/choose.
 bool IsPositionCall(absl::string_view path) {
-  return path == "/api/position" || path == "/api/pv" || path == "/api/tree";
+  return path == "/api/position" || path == "/api/pv" || path == "/api/tree" ||
+         path == "/api/choose";
 }
 
 // A position call's path and parameters, copied from the request (a search
 // answers it on another thread).
 struct PositionRequest {
   std::string path;
-  std::optional<std::string> game, position, depth;
+  std::optional<std::string> game, position, depth, level, seed, vary;
 };
 
 PositionRequest ReadPositionRequest(MHD_Connection* connection,
@@ -178,7 +180,8 @@ PositionRequest ReadPositionRequest(MHD_Connection* connection,
     if (value == nullptr) return std::nullopt;
     return std::string(value);
   };
-  return {std::string(path), get("game"), get("position"), get("depth")};
+  return {std::string(path), get("game"), get("position"), get("depth"),
+          get("level"),      get("seed"), get("vary")};
 }
 
 // The reply to a position call, a search in it stopped by `cancel` or after
@@ -197,6 +200,13 @@ Reply PositionCall(const Context& context, const PositionRequest& call,
   const std::string& position = *call.position;
   if (call.path == "/api/pv") {
     return context.games->PvReply(game, position, cancel, max_time);
+  }
+  if (call.path == "/api/choose") {
+    return context.games->ChooseReply(
+        game, position,
+        {call.level.value_or(""), call.seed.value_or(""),
+         call.vary.value_or("")},
+        cancel, max_time);
   }
   if (call.path == "/api/tree") {
     return context.games->TreeReply(game, position, call.depth.value_or(""),

@@ -14,6 +14,7 @@
 #include "answer/text.h"
 #include "nlohmann/json.hpp"
 #include "rules/game/game_json.h"
+#include "rules/game/moves.h"
 #include "rules/game/printable.h"
 #include "serve/web_files.h"
 #include "table/file_io.h"
@@ -47,6 +48,35 @@ AnswerLimits Limits(const std::atomic<bool>* cancel, absl::Duration max_time) {
   limits.cancel = cancel;
   limits.max_time = max_time;
   return limits;
+}
+
+// /api/choose's level, seed and vary as answer/play.h's Level, or the
+// error naming the one that is wrong.
+absl::StatusOr<Level> LevelOf(const Catalog::Choice& choice) {
+  Level level;
+  if (!choice.level.empty() && !absl::SimpleAtoi(choice.level, &level.level)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("level '", Printable(choice.level),
+                     "': expected a whole number from 1 (random) to 10 "
+                     "(perfect)"));
+  }
+  if (absl::Status s = CheckLevel(level.level, "level"); !s.ok()) return s;
+  if (!choice.seed.empty()) {
+    uint64_t seed;
+    if (!absl::SimpleAtoi(choice.seed, &seed)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "seed '", Printable(choice.seed),
+          "': expected a whole number from 0 to 18446744073709551615"));
+    }
+    level.seed = seed;
+  }
+  if (choice.vary == "true") {
+    level.vary = true;
+  } else if (!choice.vary.empty() && choice.vary != "false") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "vary '", Printable(choice.vary), "': expected true or false"));
+  }
+  return level;
 }
 
 }  // namespace
@@ -213,6 +243,24 @@ Reply Catalog::TreeReply(absl::string_view game, absl::string_view position,
   }
   if (!root.ok()) return Replied(*s, root.status());
   return {200, TreeJson(s->source->game(), *root)};
+}
+
+Reply Catalog::ChooseReply(absl::string_view game, absl::string_view position,
+                           const Choice& choice,
+                           const std::atomic<bool>* cancel,
+                           absl::Duration max_time) const {
+  const Served* s = Find(game);
+  if (s == nullptr) return NoGame(game);
+  const absl::StatusOr<Level> level = LevelOf(choice);
+  if (!level.ok()) return ErrorReply(400, level.status().message());
+  const absl::StatusOr<int> cell =
+      Choose(*s->source, position, *level, Limits(cancel, max_time));
+  if (!cell.ok()) return Replied(*s, cell.status());
+  const Game& rules = s->source->game();
+  absl::StatusOr<Position> after = ReadPosition(rules, position);
+  if (after.ok()) after = PlayMove(rules, *after, *cell);
+  if (!after.ok()) return Replied(*s, after.status());
+  return {200, Dump({{"cell", *cell}, {"position", rules.Format(*after)}})};
 }
 
 absl::StatusOr<StaticFiles> StaticFiles::Load(const std::string& dir) {

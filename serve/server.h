@@ -33,6 +33,16 @@
 //                                  (default 1); errors as above, 400 for a
 //                                  depth outside 0-64 or past 100,000
 //                                  nodes
+//   GET /api/choose?game=ID&position=STR&level=L&seed=S&vary=true
+//                             200: {"cell": N, "position": STR after it}:
+//                                  the move answer/play.h's Choose plays
+//                                  at level L (1 random .. 10 perfect,
+//                                  default 10), the same for the same seed
+//                                  (a whole number; none: a fresh draw);
+//                                  vary (true or false): level 10 picks
+//                                  among equally good moves; errors as
+//                                  above, 400 for a bad level, seed or vary
+//                                  or a finished game
 #ifndef MNK_SERVE_SERVER_H_
 #define MNK_SERVE_SERVER_H_
 
@@ -103,6 +113,16 @@ class Catalog {
                   absl::string_view depth,
                   const std::atomic<bool>* cancel = nullptr,
                   absl::Duration max_time = absl::InfiniteDuration()) const;
+  // The answer to /api/choose: the move of `choice` at `position` and the
+  // position after it; 400 for a bad level, seed or vary (each named) or a
+  // finished game, 503 past the search's limits.
+  struct Choice {
+    absl::string_view level, seed, vary;  // as given; empty: the default
+  };
+  Reply ChooseReply(absl::string_view game, absl::string_view position,
+                    const Choice& choice,
+                    const std::atomic<bool>* cancel = nullptr,
+                    absl::Duration max_time = absl::InfiniteDuration()) const;
   // True when PositionReply would search: a valid position of a searched
   // game that neither the book nor the rules answer.
   bool NeedsSearch(absl::string_view game, absl::string_view position) const;

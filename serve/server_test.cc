@@ -6,11 +6,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
@@ -161,6 +163,53 @@ TEST(CatalogTest, AnswersTheBestLineAndTheTree) {
   EXPECT_EQ(games.TreeReply("3x3k3", ".........", "9").status, 400);  // nodes
   EXPECT_EQ(games.PvReply("3x3k3", "XXX/.../...").status, 400);
   EXPECT_EQ(games.PvReply("nope", ".........").status, 404);
+}
+
+TEST(CatalogTest, ChoosesAMoveAtALevel) {
+  Catalog games;
+  ASSERT_TRUE(games.Add(AnswerSource::Of(TicTacToe(), "3x3k3.mnk")).ok());
+  const auto json = [](const Reply& r) {
+    return nlohmann::json::parse(r.body);
+  };
+  // Level 10 by default: O must block at 8.
+  Reply r = games.ChooseReply("3x3k3", "XO./.X./...", {});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.body, "{\"cell\":8,\"position\":\"XO./.X./..O\"}\n");
+  // A seeded level 1 plays one of the six empty cells, the same each time,
+  // and the seeds between them reach every one.
+  std::set<int> cells;
+  for (int seed = 0; seed < 200; ++seed) {
+    const Catalog::Choice random{"1", absl::StrCat(seed), ""};
+    r = games.ChooseReply("3x3k3", "XO./.X./...", random);
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.body, games.ChooseReply("3x3k3", "XO./.X./...", random).body);
+    cells.insert(json(r)["cell"].get<int>());
+  }
+  EXPECT_EQ(cells, (std::set<int>{2, 3, 5, 6, 7, 8}));
+  // vary: the empty board's perfect moves are every cell (all draws in 9).
+  cells.clear();
+  for (int seed = 0; seed < 200; ++seed) {
+    r = games.ChooseReply("3x3k3", ".../.../...",
+                          {"10", absl::StrCat(seed), "true"});
+    ASSERT_EQ(r.status, 200) << r.body;
+    cells.insert(json(r)["cell"].get<int>());
+  }
+  EXPECT_EQ(cells.size(), 9);
+  const std::pair<Catalog::Choice, const char*> bad[] = {
+      {{"0", "", ""}, "level 0: expected"},
+      {{"11", "", ""}, "level 11: expected"},
+      {{"x", "", ""}, "level 'x': expected a whole number from 1"},
+      {{"5", "-1", ""}, "seed '-1': expected a whole number from 0"},
+      {{"5", "", "yes"}, "vary 'yes': expected true or false"},
+  };
+  for (const auto& [choice, message] : bad) {
+    r = games.ChooseReply("3x3k3", "XO./.X./...", choice);
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(json(r)["error"].get<std::string>().rfind(message, 0), 0)
+        << r.body;
+  }
+  EXPECT_EQ(games.ChooseReply("3x3k3", "XXX/OO./...", {}).status, 400);
+  EXPECT_EQ(games.ChooseReply("nope", ".../.../...", {}).status, 404);
 }
 
 TEST(CatalogTest, RefusesBadInput) {

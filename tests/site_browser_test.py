@@ -6,7 +6,9 @@ Plays whole games by clicks, the computer starting with either side:
 tic-tac-toe and misère tic-tac-toe (every legal cell's value and remoteness
 checked against the native `play` at every step) and Connect Four 7x6 (each
 column's label against `play`, the person playing play's best moves); the
-best line and the tree against `play`; a
+best line and the tree against `play`; whole games at levels 1, 5 and 10,
+each of the computer's moves the native server's (`serve`'s /api/choose
+with the same seed); a
 390x844 window with no horizontal scrolling; the "thinking" state of a
 search and its cancel when the person moves on; the JavaScript API's time
 budget, node budget and cancel (wasm/mnk_player.mjs), and the example of
@@ -27,12 +29,14 @@ import tarfile
 import threading
 import time
 import unittest
+from urllib.parse import urlencode
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
 from browser import browser
+from web_server import WebServer
 
 SITE = "wasm/site"
 GAME_FLAGS = {
@@ -288,6 +292,43 @@ class SiteTest(unittest.TestCase):
                  for li in level.find_elements(By.XPATH, "./ul/li")]
         self.assertEqual(shown, want)
         self.driver.find_element(By.ID, "show-tree").click()
+
+    def test_levels_as_the_native_server_chooses(self):
+        """Whole games at levels 1, 5 and 10 with a seed in the URL, the
+        person taking the lowest legal cell: every move the module chooses
+        is the one the native server chooses with that level and seed."""
+        server = WebServer()
+        try:
+            for game, level, seed in [("3x3k3", 1, 21), ("3x3k3", 5, 22),
+                                      ("3x3k3", 10, 23), ("3x3k3m", 5, 24)]:
+                self.open("?game=%s&level=%d&seed=%d" % (game, level, seed))
+                self.new_game(game, "X")
+                while True:
+                    position = self.position()
+                    answer = native(game, position)
+                    if not answer["moves"]:
+                        break
+                    cell = answer["moves"][0]["cell"]
+                    played = position[:cell + cell // 3] + answer["to_move"] + \
+                        position[cell + cell // 3 + 1:]
+                    want = played
+                    if native(game, played)["moves"]:
+                        want = server.get_json("/api/choose?" + urlencode(
+                            {"game": game, "position": played,
+                             "level": level, "seed": seed}))["position"]
+                    self.driver.find_element(
+                        By.CSS_SELECTOR,
+                        '#board [data-cell="%d"]' % cell).click()
+                    self.wait(lambda: self.position() not in (position, played)
+                              or self.status().startswith("Game over"))
+                    self.assertEqual(self.position(), want, (game, level))
+                    self.wait(self.settled)
+                self.assertTrue(self.status().startswith("Game over"))
+                if level == 10:
+                    self.assertNotIn("You win", self.status())
+        finally:
+            self.assertEqual(server.stop(), 0)
+            server.log.close()
 
     def test_phone(self):
         self.driver.set_window_size(390, 844)

@@ -123,6 +123,29 @@ class ApiTest(unittest.TestCase):
                    "position 'XXX/OOO/...'")
         self.error("/api/pv?game=3x3k3", 400, "missing parameter 'position'")
 
+    def test_choose(self):
+        def choose(game, position, **level):
+            return self.server.get_json("/api/choose?" + urllib.parse.urlencode(
+                {"game": game, "position": position, **level}))
+        self.assertEqual(choose("3x3k3", "XO./.X./..."),
+                         {"cell": 8, "position": "XO./.X./..O"})
+        # vary: every cell of the empty board is a perfect first move.
+        firsts = {choose("3x3k3", ".../.../...", vary="true", seed=seed)["cell"]
+                  for seed in range(100)}
+        self.assertEqual(firsts, set(range(9)))
+        self.assertEqual(choose("3x3k3", ".../.../...", vary="false",
+                                seed=1)["cell"], 0)
+        # A searched game: the built-in book's first move, then a search.
+        c4 = "......./......./...O.../..XX.O./.OOXXX./OXXOOXO"
+        self.assertEqual(choose("7x6k4g", c4)["cell"],
+                         self.server.position("7x6k4g", c4)["best_move"])
+        self.error("/api/choose?game=3x3k3&position=.........&level=0", 400,
+                   "level 0: expected a level from 1 (random) to 10")
+        self.error("/api/choose?game=3x3k3&position=.........&vary=1", 400,
+                   "vary '1': expected true or false")
+        self.error("/api/choose?game=3x3k3&position=XXX/OO./...", 400,
+                   "over")
+
     def check_tree(self, game, node, depth):
         """Each node of a tree from /api/tree against /api/position: its
         value and remoteness, its children the answer's moves in board

@@ -433,6 +433,60 @@ class PageTest(unittest.TestCase):
                   .text == "The game is over.")
         self.driver.find_element(By.ID, "show-tree").click()
 
+    def chosen(self, game, position, level, seed):
+        """The position after the computer's move at `position`, as
+        /api/choose gives it; `position` itself once the game is over."""
+        if not self.server.position(game, position)["moves"]:
+            return position
+        return self.server.get_json("/api/choose?" + urllib.parse.urlencode(
+            {"game": game, "position": position, "level": level,
+             "seed": seed}))["position"]
+
+    def test_levels_play_whole_games(self):
+        """Whole games against the computer at levels 1, 5 and 10, a seed
+        in the URL: each of its moves is /api/choose's at that level and
+        seed, and at level 10 it never loses."""
+        results = []
+        for game, level, seed in [("3x3k3", 1, 11), ("3x3k3", 5, 12),
+                                  ("3x3k3", 10, 13), ("4x4k4g", 1, 14),
+                                  ("4x4k4g", 5, 15), ("4x4k4g", 10, 16)]:
+            self.open("?game=%s&level=%d&seed=%d" % (game, level, seed))
+            self.assertEqual(Select(self.driver.find_element(By.ID, "level"))
+                             .first_selected_option.get_attribute("value"),
+                             str(level))
+            self.new_game(game, "X")
+            while True:
+                position = self.position()
+                answer = self.server.position(game, position)
+                if not answer["moves"]:
+                    break
+                cell = self.rng.choice(answer["moves"])["cell"]
+                width = answer["game"]["width"]
+                at = cell // width * (width + 1) + cell % width
+                played = position[:at] + answer["to_move"] + position[at + 1:]
+                want = self.chosen(game, played, level, seed)
+                self.click_cell(cell % width if answer["game"]["gravity"]
+                                else cell)
+                self.wait(lambda d: self.position() not in (position, played)
+                          or self.status().startswith("Game over"))
+                self.assertEqual(self.position(), want, (game, level, seed))
+                self.wait(lambda d: self.settled())
+            # The URL keeps the level (but the default 10) and the seed.
+            self.assertIn(("level=%d&" % level if level != 10 else "") +
+                          "seed=%d" % seed, self.driver.current_url)
+            final = self.status()
+            results.append(final)
+            self.assertTrue(final.startswith("Game over"), final)
+            if level == 10:
+                self.assertNotIn("You win", final, (game, seed))
+        # A bad level or seed in the URL gets a message.
+        self.open("?game=3x3k3&level=11&seed=x")
+        self.assertEqual(self.message(),
+                         "The URL's level '11': expected 1 (random) to 10 "
+                         "(perfect) and seed 'x': expected a whole number.")
+        print("levels 1, 5, 10 (tic-tac-toe, then 4x4 gravity), the person "
+              "at random: %s" % results, file=sys.stderr)
+
     def test_phone_moves_and_history_in_view(self):
         self.driver.set_window_size(390, 844)
         try:

@@ -14,6 +14,8 @@
 //   });
 //   await player.pv('3x3k3', 'X../.O./...');  // [1, 2, 6, ...]: the cells
 //   await player.tree('3x3k3', 'XO./XO./...', {depth: 1});  // as mnk.mjs
+//   await player.choose('3x3k3', 'X../.O./...', {level: 5, seed: 1});
+//                                             // {cell, position after it}
 //   player.close();
 //
 // A timed-out answer rejects with a DOMException named 'TimeoutError': the
@@ -80,6 +82,17 @@ export class Player {
        {depth = 1, signal, timeLimit = 0, maxNodes = 0} = {}) {
     return this.request({op: 'tree', game, position, depth, maxNodes,
                          timeLimit, searchMemory: this.searchMemory},
+                        {signal});
+  }
+
+  // The move a player of `level` makes at `position` (mnk.mjs's
+  // Game.choose, with its level, seed and vary), with analyse's options:
+  // {cell, position}, the position the move leads to.
+  choose(game, position, {level = 10, seed, vary = false, signal,
+                          timeLimit = 0, maxNodes = 0} = {}) {
+    return this.request({op: 'choose', game, position, level, seed, vary,
+                         maxNodes, timeLimit,
+                         searchMemory: this.searchMemory},
                         {signal});
   }
 

@@ -5,9 +5,11 @@
 // Messages in:  {module}: the compiled mnk_core.wasm (a WebAssembly.Module),
 //                 first and once;
 //               {id, op: 'games'};
-//               {id, op: 'analyse' | 'pv' | 'tree', game, position,
-//                maxNodes, timeLimit, searchMemory, depth (tree only)}
-//                 (game: an id of games()).
+//               {id, op: 'analyse' | 'pv' | 'tree' | 'choose', game,
+//                position, maxNodes, timeLimit, searchMemory, depth (tree
+//                only), level, seed, vary (choose only)}
+//                 (game: an id of games()); choose's result is
+//                 {cell, position}: the move and the position after it.
 // Messages out: {ready: true} or {failed: message}, once loaded;
 //               {id, progress: [movesDone, moves]} while a search goes on;
 //               {id, result} or {id, error: {message, code}}.
@@ -31,8 +33,14 @@ function game(id, searchMemory) {
 }
 
 function answer({id, op, game: gameId, position, maxNodes, timeLimit,
-                 searchMemory, depth}) {
+                 searchMemory, depth, level, seed, vary}) {
   if (op === 'games') return mnk.games();
+  if (op === 'choose') {
+    const played = game(gameId, searchMemory);
+    const cell = played.choose(position,
+                               {level, seed, vary, maxNodes, timeLimit});
+    return {cell, position: played.play(position, cell)};
+  }
   if (op === 'pv') {
     return game(gameId, searchMemory).pv(position, {maxNodes, timeLimit});
   }

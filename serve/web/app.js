@@ -12,7 +12,9 @@
 // #pv lists the best line; in #tree each opened position is a .level with
 // data-position, each of its moves an li with data-cell, data-value,
 // data-remoteness and data-score (the child's, as /api/tree gives them) and
-// data-best="true" on the one minimax keeps.
+// data-best="true" on the one minimax keeps; #level (1 random .. 10
+// perfect) and #vary choose how the computer plays, `seed=S` in the URL
+// makes its choices repeatable (the same as /api/choose's with that seed).
 'use strict';
 
 const $ = (id) => document.getElementById(id);
@@ -26,6 +28,7 @@ const state = {
   answers: new Map(),  // "game position" -> its answer
   view: 0,          // bumped by each new view: older answers are dropped
   abort: null,      // cancels the answer the shown view waits for
+  seed: undefined,  // the URL's seed: the computer's choices repeatable
 };
 
 // --- Where answers come from ----------------------------------------------
@@ -54,6 +57,8 @@ async function openSource() {
       }),
       tree: (game, position, signal) =>
         player.tree(game, position, {signal, depth: 1}),
+      choose: (game, position, level, signal) =>
+        player.choose(game, position, {...level, signal, timeLimit: 20000}),
     };
   }
   const query = (game, position) => `?game=${encodeURIComponent(game)}` +
@@ -66,6 +71,10 @@ async function openSource() {
       getJson(`api/pv${query(game, position)}`, signal),
     tree: (game, position, signal) =>
       getJson(`api/tree${query(game, position)}&depth=1`, signal),
+    choose: (game, position, {level, vary, seed}, signal) =>
+      getJson(`api/choose${query(game, position)}&level=${level}` +
+              `&vary=${vary}` + (seed === undefined ? '' : `&seed=${seed}`),
+              signal),
   };
 }
 let source = null;
@@ -427,8 +436,11 @@ async function render() {
   const view = newView();
   const position = state.line[state.cursor];
   $('position').value = position;
+  const level = playerLevel();
   const query = `?game=${encodeURIComponent(state.game.id)}` +
-      `&position=${encodeURIComponent(position)}`;
+      `&position=${encodeURIComponent(position)}` +
+      (level.level === 10 ? '' : `&level=${level.level}`) +
+      (level.seed === undefined ? '' : `&seed=${level.seed}`);
   history.replaceState(null, '', query);
   let answer = known(position);
   if (!answer) {
@@ -467,8 +479,39 @@ async function show() {
   const answer = await render();
   if (answer && !isOver(answer) && !humanToMove(answer) &&
       state.cursor === state.line.length - 1) {
-    extend(play(answer.position, answer.best_move, answer.to_move));
+    const next = await computerMove(answer);
+    if (next === null) return;
+    extend(next);
     await show();
+  }
+}
+
+// How the computer plays: the level chosen (10: perfect), vary, the seed.
+function playerLevel() {
+  return {level: Number($('level').value), vary: $('vary').checked,
+          seed: state.seed};
+}
+
+// The position after the computer's move at the shown position `answer`,
+// at the chosen level (the answer's own best move at level 10 without
+// vary: no second question); null when the person moved on meanwhile or
+// it could not be chosen (the message says why).
+async function computerMove(answer) {
+  const level = playerLevel();
+  if (level.level === 10 && !level.vary) {
+    return play(answer.position, answer.best_move, answer.to_move);
+  }
+  const view = state.view;
+  try {
+    const choice = await source.choose(state.game.id, answer.position, level,
+                                       state.abort.signal);
+    return current(view) ? choice.position : null;
+  } catch (error) {
+    if (current(view) && !cancelled(error)) {
+      $('message').textContent = `The computer could not move: ` +
+          error.message;
+    }
+    return null;
   }
 }
 
@@ -612,6 +655,7 @@ async function main() {
   $('show-values').addEventListener('change', show);
   $('show-cells').addEventListener('change', show);
   $('show-tree').addEventListener('change', show);
+  $('level').addEventListener('change', show);
   $('pv-button').addEventListener('click', drawPv);
   $('position-form').addEventListener('submit', (event) => {
     event.preventDefault();
@@ -621,6 +665,7 @@ async function main() {
   document.addEventListener('keydown', shortcut);
 
   const params = new URLSearchParams(location.search);
+  $('message').textContent = readLevel(params);
   const id = params.get('game');
   selectGame(id);
   if (id !== null && state.game.id !== id) {
@@ -635,6 +680,30 @@ async function main() {
   const message = $('message').textContent;
   await newGame();
   $('message').textContent = message;
+}
+
+// The URL's level (1 to 10) and seed (a whole number): set on the page; a
+// message when one is not valid (the level stays 10, the choices fresh).
+function readLevel(params) {
+  const level = params.get('level');
+  const seed = params.get('seed');
+  const problems = [];
+  if (level !== null) {
+    if (/^([1-9]|10)$/.test(level)) {
+      $('level').value = level;
+    } else {
+      problems.push(`level '${level}': expected 1 (random) to 10 (perfect)`);
+    }
+  }
+  if (seed !== null) {
+    if (/^[0-9]{1,15}$/.test(seed)) {
+      state.seed = Number(seed);
+    } else {
+      problems.push(`seed '${seed}': expected a whole number`);
+    }
+  }
+  return problems.length === 0 ? '' :
+      `The URL's ${problems.join(' and ')}.`;
 }
 
 main();

@@ -1,6 +1,7 @@
 // Types of mnk_player.mjs: the perfect player in a web worker, for pages
 // (docs/javascript.md).
-import type {Answer, AnalyseOptions, GameInfo} from './mnk.mjs';
+import type {Answer, AnalyseOptions, ChooseOptions, GameInfo, TreeNode}
+    from './mnk.mjs';
 
 export interface PlayerOptions {
   /** Where mnk_core.wasm is (default: beside the module). */
@@ -20,5 +21,15 @@ export class Player {
   /** `game`: an id of games(), such as '7x6k4g'. */
   analyse(game: string, position: string,
           options?: PlayerAnalyseOptions): Promise<Answer>;
+  /** The principal variation: the cells played to the end. */
+  pv(game: string, position: string,
+     options?: PlayerAnalyseOptions): Promise<number[]>;
+  /** The game tree to `depth` plies (1 by default). */
+  tree(game: string, position: string,
+       options?: PlayerAnalyseOptions & {depth?: number}): Promise<TreeNode>;
+  /** The move a player of the level makes, and the position after it. */
+  choose(game: string, position: string,
+         options?: ChooseOptions & {signal?: AbortSignal}):
+      Promise<{cell: number, position: string}>;
   close(): void;
 }
