@@ -282,13 +282,13 @@ absl::StatusOr<Position> LinePosition(const Game& game, absl::string_view line,
 
 absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
                               bool json, bool too_long, std::string* out,
-                              const Progress& progress) {
+                              const Progress& progress, Need need) {
   absl::StatusOr<Position> p = LinePosition(oracle.game(), line, too_long);
   if (!p.ok()) {
     AppendErrorLine(line, p.status().message(), json, nullptr, out);
     return absl::OkStatus();
   }
-  absl::StatusOr<Analysis> a = oracle.Analyze(*p, progress);
+  absl::StatusOr<Analysis> a = oracle.Analyze(*p, progress, need);
   if (!a.ok()) {
     AppendErrorLine(line, a.status().message(), json, nullptr, out);
     return a.status();  // the oracle's fault, not the line's
@@ -302,11 +302,11 @@ absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
 }
 
 std::string AnswerJsonLine(const AnswerSource& source, absl::string_view line,
-                           const AnswerLimits& limits,
-                           const Progress& progress) {
+                           const AnswerLimits& limits, const Progress& progress,
+                           Need need) {
   absl::StatusOr<Position> p = LinePosition(source.game(), line, false);
   absl::StatusOr<Analysis> a =
-      p.ok() ? source.Answer(*p, limits, progress) : p.status();
+      p.ok() ? source.Answer(*p, limits, progress, need) : p.status();
   std::string out;
   if (a.ok()) {
     AppendAnalysisJson(source.game(), *a, &out);

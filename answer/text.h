@@ -62,20 +62,23 @@ std::string AnswerLine(const Oracle& oracle, absl::string_view line, bool json,
 // The same, appended to *out. Returns the oracle's error when it could not
 // answer (a damaged page, a search over its budget or cancelled: the line
 // is an error line too), OK otherwise, bad lines included. `progress` is
-// called as a search goes through the moves.
+// called as a search goes through the moves; `need` as Oracle::Analyze
+// takes it.
 absl::Status AppendAnswerLine(const Oracle& oracle, absl::string_view line,
                               bool json, bool too_long, std::string* out,
-                              const Progress& progress = {});
+                              const Progress& progress = {},
+                              Need need = Need::kEveryMove);
 
 // The JSON line of the batch protocol for `line` (no longer than
 // kMaxLineBytes), answered by `source` within `limits`; an error line
 // carries "code" too, absl's name of its status code ("INVALID_ARGUMENT"
 // for a bad position, "DEADLINE_EXCEEDED" for a search past its time,
 // "RESOURCE_EXHAUSTED" past its nodes, "CANCELLED"): the WebAssembly
-// module's answer.
+// module's answer. `need` as AnswerSource::Answer takes it.
 std::string AnswerJsonLine(const AnswerSource& source, absl::string_view line,
                            const AnswerLimits& limits,
-                           const Progress& progress = {});
+                           const Progress& progress = {},
+                           Need need = Need::kEveryMove);
 
 // Reads one line (without its '\n', or "\r\n") of at most kMaxLineBytes;
 // a longer line is consumed to its end and reported through *too_long.

@@ -158,14 +158,15 @@ mnk_status OnPosition(const mnk_source* source, const char* position,
 }
 
 mnk_status Probe(mnk_source* source, const char* position,
-                 const mnk_limits* limits, mnk_answer* answer) {
+                 const mnk_limits* limits, mnk_answer* answer,
+                 Need need = Need::kEveryMove) {
   if (source == nullptr || position == nullptr || answer == nullptr) {
     return Invalid("source, position and answer must not be NULL");
   }
   const AnswerSource& s = *source->source;
   const absl::StatusOr<AnswerLimits> within = LimitsOf(limits);
   if (!within.ok()) return Failed(within.status());
-  const absl::StatusOr<Analysis> a = s.Answer(position, *within);
+  const absl::StatusOr<Analysis> a = s.Answer(position, *within, {}, need);
   if (!a.ok()) return Failed(a.status());
   Fill(s.game(), *a, answer);
   return MNK_OK;
@@ -322,6 +323,13 @@ mnk_status mnk_probe_within(mnk_source* source, const char* position,
                             const mnk_limits* limits, mnk_answer* answer) {
   return mnk::Guarded(
       [&] { return mnk::Probe(source, position, limits, answer); });
+}
+
+mnk_status mnk_probe_best(mnk_source* source, const char* position,
+                          const mnk_limits* limits, mnk_answer* answer) {
+  return mnk::Guarded([&] {
+    return mnk::Probe(source, position, limits, answer, mnk::Need::kBestMove);
+  });
 }
 
 mnk_status mnk_probe_many(mnk_source* source, const char* const* positions,

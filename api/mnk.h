@@ -174,6 +174,12 @@ mnk_status mnk_probe(mnk_source* source, const char* position,
 mnk_status mnk_probe_within(mnk_source* source, const char* position,
                             const mnk_limits* limits, mnk_answer* answer);
 
+/* mnk_probe_within asking for less: the value, remoteness and best move
+ * alone. num_moves is 0 when a search answered (it looks for the best move
+ * alone, far sooner); a table or the book lists the moves anyway. */
+mnk_status mnk_probe_best(mnk_source* source, const char* position,
+                          const mnk_limits* limits, mnk_answer* answer);
+
 /* `count` positions: answers[i] and statuses[i] for each (statuses may be
  * NULL). Returns MNK_OK when every one was answered, else the first
  * failure's status (mnk_last_error says which position). */

@@ -266,6 +266,16 @@ static void test_connect_four(void) {
   CHECK(mnk_probe(s, "......./......./...O.../..XX.O./.OOXXX./OXXOOXO", &a) ==
         MNK_OK);
   CHECK(a.best_move == 16);
+  /* Asking for less: the value, remoteness and best move alone, off the
+   * book; a table lists the moves anyway. */
+  const char* off_book = "......./......./......./....O../...XO../..XXO..";
+  mnk_answer best;
+  CHECK(mnk_probe_best(s, off_book, NULL, &best) == MNK_OK);
+  CHECK(mnk_probe(s, off_book, &a) == MNK_OK);
+  CHECK(best.value == a.value && best.remoteness == a.remoteness &&
+        best.best_move == a.best_move && best.num_moves == 0 &&
+        a.num_moves == 7);
+  CHECK(mnk_probe_best(s, "XXXX", NULL, &best) == MNK_INVALID_ARGUMENT);
   /* The limits of a long search. */
   mnk_limits limits = {1000, 0, NULL};
   CHECK(mnk_probe_within(s, kHard, &limits, &a) == MNK_RESOURCE_EXHAUSTED);

@@ -1,6 +1,6 @@
 """Connect Four 7x6 as its users meet it, each answer a whole `play` process.
 
-Prints three figures:
+Prints four figures:
   1. whole games against a random opponent from the empty board (half of
      them as X, half as O): each of the perfect player's moves is one
      `play --position=P --json` process (the built-in book, then the search
@@ -13,10 +13,18 @@ Prints three figures:
      (bench/c4_driver.cc, built against the checkout), each inside its own
      process with the same threads and a 64 MiB table emptied before each
      position: the totals, and c4's over ours. Every column's value and
-     remoteness from c4 must agree with play's.
+     remoteness from c4 must agree with play's;
+  4. with --random_positions=N (1000 for the goals), N positions as people
+     reach them: each drawn from a random game stopped after a number of
+     stones uniform from 0 to 30 (a finished game drawn again), the same
+     every run for the same --seed; every move's value and remoteness by
+     one `play` process a position (its defaults): p50, p99, max, and the
+     slowest position; then the same positions through the WebAssembly
+     module under node (wasm/wasm_benchmark.mjs: one game, its search kept
+     from position to position, as a page keeps it): p50, p99, max.
 
   bazel run //bench:connect_goals -- [--games=100] [--plies=8,10,12,14]
-      [--positions=50] [--threads=1,2] [--c4=DIR]
+      [--positions=50] [--threads=1,2] [--c4=DIR] [--random_positions=0]
 """
 
 import argparse
@@ -57,6 +65,67 @@ def place(position, cell, mark):
     """The position string with `mark` at `cell` (rows from the top)."""
     index = cell // WIDTH * (WIDTH + 1) + cell % WIDTH
     return position[:index] + mark + position[index + 1:]
+
+
+def random_position(rng):
+    """A position of a random game stopped after 0 to 30 stones (uniform),
+    the game still going on there."""
+    while True:
+        heights, rows = [0] * WIDTH, [["."] * WIDTH for _ in range(HEIGHT)]
+        stones = rng.randint(0, 30)
+        for i in range(stones):
+            col = rng.choice([c for c in range(WIDTH) if heights[c] < HEIGHT])
+            rows[HEIGHT - 1 - heights[col]][col] = "XO"[i % 2]
+            heights[col] += 1
+            if won(rows, HEIGHT - 1 - (heights[col] - 1), col):
+                break
+        else:
+            return "/".join("".join(r) for r in rows), stones
+
+
+def won(rows, row, col):
+    """Whether the stone at (row, col) completes four in a row."""
+    mark = rows[row][col]
+    for dr, dc in [(0, 1), (1, 0), (1, 1), (1, -1)]:
+        run = 1
+        for sign in (1, -1):
+            r, c = row + sign * dr, col + sign * dc
+            while 0 <= r < HEIGHT and 0 <= c < WIDTH and rows[r][c] == mark:
+                run += 1
+                r, c = r + sign * dr, c + sign * dc
+        if run >= 4:
+            return True
+    return False
+
+
+def time_random_positions(args, work):
+    """Prints play's and the WebAssembly module's times on positions of
+    random games."""
+    rng = random.Random(args.seed)
+    drawn = [random_position(rng) for _ in range(args.random_positions)]
+    seconds = [(answer(args.play, p)[0], p, n) for p, n in drawn]
+    times = [t for t, _, _ in seconds]
+    slowest = max(seconds)
+    print(f"{len(drawn)} positions of random games (0 to 30 stones), every "
+          f"move's value, each a play process: p50 "
+          f"{1e3 * percentile(times, 0.5):.1f} ms, p99 "
+          f"{1e3 * percentile(times, 0.99):.1f} ms, max "
+          f"{1e3 * slowest[0]:.1f} ms ({slowest[1]}, {slowest[2]} stones)",
+          flush=True)
+    listing = os.path.join(work, "random_positions")
+    with open(listing, "w") as f:
+        f.writelines(p + "\n" for p, _ in drawn)
+    # The runfiles are links: the module is found beside the links.
+    out = subprocess.run(["node", "--preserve-symlinks",
+                          "--preserve-symlinks-main",
+                          "wasm/wasm_benchmark.mjs", listing,
+                          str(16 << 20)], capture_output=True, text=True,
+                         check=True).stdout
+    wasm = [float(s) for s in out.split()]
+    print(f"the same positions in WebAssembly under node (one game, 16 MiB): "
+          f"p50 {1e3 * percentile(wasm, 0.5):.1f} ms, p99 "
+          f"{1e3 * percentile(wasm, 0.99):.1f} ms, max "
+          f"{1e3 * max(wasm):.1f} ms", flush=True)
 
 
 def play_games(play, games, seed):
@@ -208,6 +277,7 @@ def main():
     parser.add_argument("--positions", type=int, default=50)
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--c4", help="a checkout of Steininger's c4")
+    parser.add_argument("--random_positions", type=int, default=0)
     args = parser.parse_args()
     try:
         args.plies = [int(p) for p in args.plies.split(",") if p]
@@ -228,6 +298,8 @@ def main():
         play_games(args.play, args.games, args.seed)
     with tempfile.TemporaryDirectory() as work:
         time_positions(args, work)
+        if args.random_positions > 0:
+            time_random_positions(args, work)
 
 
 if __name__ == "__main__":

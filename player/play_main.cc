@@ -58,6 +58,11 @@ ABSL_FLAG(bool, json, false,
 ABSL_FLAG(bool, pv, false,
           "with --position, the principal variation too: both sides' best "
           "moves to the end (JSON: \"pv\", the cells)");
+ABSL_FLAG(bool, best_only, false,
+          "answers of --position or --batch hold the position's value, "
+          "remoteness and best move, and the moves only when they cost "
+          "nothing more (from a table or the book): a search then looks for "
+          "the best move alone, far sooner");
 ABSL_FLAG(std::string, book, "",
           "opening book for a game played by search (default: the built-in "
           "book of the game, if any)");
@@ -187,6 +192,11 @@ absl::Status CheckFlags() {
                        "--position or --batch: drop one or the other"));
     }
   }
+  if (absl::GetFlag(FLAGS_best_only) && !answers) {
+    return absl::InvalidArgumentError(
+        "--best_only applies to the answers of --position or --batch: add "
+        "one, or type hint in a game");
+  }
   if (absl::GetFlag(FLAGS_pv) && !PositionFlag().has_value()) {
     return absl::InvalidArgumentError(
         "--pv applies to the answer of --position: add it, or type pv in a "
@@ -204,6 +214,11 @@ absl::Status CheckFlags() {
   return absl::OkStatus();
 }
 
+// What --position and --batch answer: --best_only asks for less.
+Need NeedFromFlags() {
+  return absl::GetFlag(FLAGS_best_only) ? Need::kBestMove : Need::kEveryMove;
+}
+
 // --position: one answer.
 int AnswerPosition(const AnswerSource& source, const std::string& position) {
   absl::StatusOr<Position> p = source.game().Parse(position);
@@ -219,7 +234,7 @@ int AnswerPosition(const AnswerSource& source, const std::string& position) {
     if (spent < absl::Seconds(1)) return;
     std::cerr << "play: " << ProgressLine(done, total, spent) << "\n";
   };
-  absl::StatusOr<Analysis> a = source.Answer(*p, {}, progress);
+  absl::StatusOr<Analysis> a = source.Answer(*p, {}, progress, NeedFromFlags());
   if (!a.ok()) return Fail(kExitTable, a.status());
   const bool json = absl::GetFlag(FLAGS_json);
   if (absl::GetFlag(FLAGS_pv)) {
@@ -251,8 +266,9 @@ int AnswerBatch(const AnswerSource& source) {
   bool too_long;
   absl::Status table_error;  // the first line the table could not answer
   while (ReadLine(in, &line, &too_long)) {
-    absl::Status s = AppendAnswerLine(oracle, line, absl::GetFlag(FLAGS_json),
-                                      too_long, streams.pending());
+    absl::Status s =
+        AppendAnswerLine(oracle, line, absl::GetFlag(FLAGS_json), too_long,
+                         streams.pending(), {}, NeedFromFlags());
     if (table_error.ok()) table_error = s;
     if (!streams.Written()) break;
   }

@@ -214,13 +214,16 @@ auto Searching(const AnswerSource& s, uint64_t max_nodes, double max_seconds,
   return OrRaise(std::move(got));
 }
 
-// The answer to `position` from `s`, within the limits (Searching).
+// The answer to `position` from `s`, within the limits (Searching);
+// `best_only`: the value, remoteness and best move alone (Need::kBestMove).
 Result Answer(const AnswerSource& s, const std::string& position,
-              uint64_t max_nodes, double max_seconds) {
-  return ResultOf(s.game(), Searching(s, max_nodes, max_seconds,
-                                      [&](const AnswerLimits& limits) {
-                                        return s.Answer(position, limits);
-                                      }));
+              uint64_t max_nodes, double max_seconds, bool best_only = false) {
+  const Need need = best_only ? Need::kBestMove : Need::kEveryMove;
+  return ResultOf(
+      s.game(),
+      Searching(s, max_nodes, max_seconds, [&](const AnswerLimits& limits) {
+        return s.Answer(position, limits, {}, need);
+      }));
 }
 
 // The move `level` plays at `position` (seed: None or a whole number from
@@ -327,8 +330,8 @@ class Source {
   // A searched position's answer within `max_nodes` positions and
   // `max_seconds` (0: no limit); SearchStopped past either.
   Result Analyse(const std::string& position, uint64_t max_nodes,
-                 double max_seconds) const {
-    return Answer(*Hold(), position, max_nodes, max_seconds);
+                 double max_seconds, bool best_only) const {
+    return Answer(*Hold(), position, max_nodes, max_seconds, best_only);
   }
 
   // The game in the terminal (`python -m mnk`): the person's moves read
@@ -461,8 +464,8 @@ struct PyGame {
   std::shared_ptr<OwnSource> own = std::make_shared<OwnSource>();
 
   Result Analyse(const std::string& position, uint64_t max_nodes,
-                 double max_seconds) {
-    return Answer(*own->Get(spec), position, max_nodes, max_seconds);
+                 double max_seconds, bool best_only) {
+    return Answer(*own->Get(spec), position, max_nodes, max_seconds, best_only);
   }
   int Choose(const std::string& position, int level, py::object seed, bool vary,
              uint64_t max_nodes, double max_seconds) {
@@ -722,8 +725,11 @@ void AddTable(py::module_& m) {
            "probe() for each position, in one call (the GIL released).")
       .def("analyse", &Source::Analyse, py::arg("position"),
            py::arg("max_nodes") = 0, py::arg("max_seconds") = 0.0,
+           py::arg("best_only") = false,
            "probe() within limits (0: none) for a searched position; "
-           "SearchStopped past them.")
+           "SearchStopped past them. best_only: the value, remoteness and "
+           "best move alone, moves empty when a search answered (far "
+           "sooner).")
       .def("choose", &Source::Choose, py::arg("position"),
            py::arg("level") = kPerfectLevel, py::arg("seed") = py::none(),
            py::arg("vary") = false, py::arg("max_nodes") = 0,
@@ -784,9 +790,12 @@ void AddGame(py::module_& m) {
            "book.")
       .def("analyse", &PyGame::Analyse, py::arg("position"),
            py::arg("max_nodes") = 0, py::arg("max_seconds") = 0.0,
+           py::arg("best_only") = false,
            "The answer to a position from the game's own table or search "
            "(opened at the first call and kept), within limits (0: none); "
-           "SearchStopped past them.")
+           "SearchStopped past them. best_only: the value, remoteness and "
+           "best move alone, moves empty when a search answered (far "
+           "sooner).")
       .def("choose", &PyGame::Choose, py::arg("position"),
            py::arg("level") = kPerfectLevel, py::arg("seed") = py::none(),
            py::arg("vary") = false, py::arg("max_nodes") = 0,

@@ -221,6 +221,12 @@ def test_connect_four_search_and_limits():
         assert got["moves"] == [{k: m[k] for k in ("cell", "value",
                                                    "remoteness")}
                                 for m in want["moves"]]
+        # Asking for less: the value, remoteness and best move alone.
+        off_book = "......./......./......./....O../...XO../..XXO.."
+        best, full = c4.analyse(off_book, best_only=True), c4.probe(off_book)
+        assert (best.value, best.remoteness, best.best_move) == (
+            full.value, full.remoteness, full.best_move)
+        assert (len(best.moves), len(full.moves)) == (0, 7)
         with pytest.raises(mnk.SearchStopped, match="1000 positions"):
             c4.analyse(HARD, max_nodes=1000)
         with pytest.raises(mnk.SearchStopped, match="took more than 0.2 s"):

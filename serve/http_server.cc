@@ -169,7 +169,8 @@ bool IsPositionCall(absl::string_view path) {
 // answers it on another thread).
 struct PositionRequest {
   std::string path;
-  std::optional<std::string> game, position, depth, level, seed, vary;
+  std::optional<std::string> game, position, depth, level, seed, vary,
+      best_only;
 };
 
 PositionRequest ReadPositionRequest(MHD_Connection* connection,
@@ -181,7 +182,7 @@ PositionRequest ReadPositionRequest(MHD_Connection* connection,
     return std::string(value);
   };
   return {std::string(path), get("game"), get("position"), get("depth"),
-          get("level"),      get("seed"), get("vary")};
+          get("level"),      get("seed"), get("vary"),     get("best_only")};
 }
 
 // The reply to a position call, a search in it stopped by `cancel` or after
@@ -212,7 +213,8 @@ Reply PositionCall(const Context& context, const PositionRequest& call,
     return context.games->TreeReply(game, position, call.depth.value_or(""),
                                     cancel, max_time);
   }
-  return context.games->PositionReply(game, position, cancel, max_time);
+  return context.games->PositionReply(game, position, cancel, max_time,
+                                      call.best_only.value_or(""));
 }
 
 Reply Route(MHD_Connection* connection, const Context& context,

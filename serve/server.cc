@@ -204,11 +204,17 @@ Reply Catalog::Replied(const Served& s, const absl::Status& status) {
 
 Reply Catalog::PositionReply(absl::string_view game, absl::string_view position,
                              const std::atomic<bool>* cancel,
-                             absl::Duration max_time) const {
+                             absl::Duration max_time,
+                             absl::string_view best_only) const {
   const Served* s = Find(game);
   if (s == nullptr) return NoGame(game);
-  const absl::StatusOr<Analysis> a =
-      s->source->Answer(position, Limits(cancel, max_time));
+  if (best_only != "" && best_only != "true" && best_only != "false") {
+    return ErrorReply(400, absl::StrCat("best_only '", Printable(best_only),
+                                        "': expected true or false"));
+  }
+  const absl::StatusOr<Analysis> a = s->source->Answer(
+      position, Limits(cancel, max_time), {},
+      best_only == "true" ? Need::kBestMove : Need::kEveryMove);
   if (!a.ok()) return Replied(*s, a.status());
   return {200, AnalysisJson(s->source->game(), *a)};
 }

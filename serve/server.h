@@ -18,8 +18,11 @@
 //                               added ("title": GameSpec::Title(); a
 //                               game played by search: "layout":"search",
 //                               "reachable":null, its book's bytes)
-//   GET /api/position?game=ID&position=STR
+//   GET /api/position?game=ID&position=STR[&best_only=true]
 //                             200: the object of `play --position --json`
+//                                  (with best_only=true, of `play
+//                                  --best_only`: "moves" empty when a
+//                                  search answered)
 //                             400: a parameter missing or empty, a bad
 //                                  position; 404: no such game; 503: a
 //                                  searched game's position that takes
@@ -97,9 +100,12 @@ class Catalog {
   // The answer to /api/position. A search stops once `cancel` (when given)
   // is set or after `max_time`: a 503 reply. Thread-safe: an answer that
   // needs a search waits until one of the game's searches is free.
+  // `best_only`: "true" asks for the value, remoteness and best move alone
+  // (Need::kBestMove), "false" or empty for every move; else a 400.
   Reply PositionReply(absl::string_view game, absl::string_view position,
                       const std::atomic<bool>* cancel = nullptr,
-                      absl::Duration max_time = absl::InfiniteDuration()) const;
+                      absl::Duration max_time = absl::InfiniteDuration(),
+                      absl::string_view best_only = "") const;
   // The answer to /api/pv: {"pv": the cells, "complete"}, the line
   // answer/play.h gives; a searched game's line stops at `max_time`, with
   // "complete":false.

@@ -251,6 +251,16 @@ expect_contains "search value" "value       win in 1
 best move   16 (column 2)" "$out"
 expect_contains "search tie" "  column 2   win in 1  <- best" "$out"
 expect_contains "search tie 2" "  column 6   win in 1" "$out"
+# Asking for less: the value, remoteness and best move, no moves.
+off_book=......./......./......./....O../...XO../..XXO..
+full=$("$PLAY" "${C4[@]}" --position=$off_book --json)
+best=$("$PLAY" "${C4[@]}" --position=$off_book --json --best_only)
+expect_eq "best_only exit" 0 $?
+expect_contains "best_only moves" '"moves":[]' "$best"
+expect_eq "best_only answer" "${full%%,\"moves\"*}" "${best%%,\"moves\"*}"
+out=$("$PLAY" "${C4[@]}" --best_only 2>&1 < /dev/null)
+expect_eq "best_only without --position exit" 1 $?
+expect_contains "best_only without --position" "--best_only applies to the answers of --position or --batch" "$out"
 out=$(printf '......./......./......./......./......./XXX.OO.\nXXXX\n' |
       "$PLAY" "${C4[@]}" --batch)
 expect_eq "search batch exit" 0 $?

@@ -146,6 +146,19 @@ class ApiTest(unittest.TestCase):
         self.error("/api/choose?game=3x3k3&position=XXX/OO./...", 400,
                    "over")
 
+    def test_best_only(self):
+        # Off the book, within the server's 200,000 positions of search.
+        off_book = "......./......./...O.../..XX.O./.OOXXX./OXXOOXO"
+        query = {"game": "7x6k4g", "position": off_book}
+        best = self.server.get_json("/api/position?" + urllib.parse.urlencode(
+            {**query, "best_only": "true"}))
+        full = self.server.position("7x6k4g", off_book)
+        self.assertEqual(best["moves"], [])
+        self.assertEqual(len(full["moves"]), 7)
+        self.assertEqual({**best, "moves": full["moves"]}, full)
+        self.error("/api/position?game=3x3k3&position=.........&best_only=1",
+                   400, "best_only '1': expected true or false")
+
     def check_tree(self, game, node, depth):
         """Each node of a tree from /api/tree against /api/position: its
         value and remoteness, its children the answer's moves in board

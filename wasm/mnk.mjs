@@ -176,8 +176,10 @@ class Game {
   // search over its budget, "DEADLINE_EXCEEDED" past its time,
   // "FAILED_PRECONDITION" once the game is closed. An onProgress that
   // throws ends the search: analyse throws what it threw, and the game
-  // stays usable.
-  analyse(position, {maxNodes = 0, timeLimit = 0, onProgress} = {}) {
+  // stays usable. `bestOnly`: the value, remoteness and best move alone,
+  // `moves` empty when a search answered (far sooner than every move's).
+  analyse(position,
+          {maxNodes = 0, timeLimit = 0, onProgress, bestOnly = false} = {}) {
     if (this.game === null) {
       throw failure(Error, 'the game is closed', 'FAILED_PRECONDITION');
     }
@@ -200,8 +202,9 @@ class Game {
         return false;  // stops the search
       }
     });
-    const answer =
-        JSON.parse(this.game.answer(position, maxNodes, seconds, report));
+    flag('bestOnly', bestOnly);
+    const answer = JSON.parse(
+        this.game.answer(position, maxNodes, seconds, report, bestOnly));
     if (thrown !== null) throw thrown;
     if ('error' in answer) throw failure(Error, answer.error, answer.code);
     return answer;

@@ -62,9 +62,10 @@ export class Player {
   // which keeps its module and tables; with an AbortError once `signal`
   // aborts (the worker is replaced then).
   analyse(game, position,
-          {signal, timeLimit = 0, maxNodes = 0, onProgress} = {}) {
+          {signal, timeLimit = 0, maxNodes = 0, onProgress,
+           bestOnly = false} = {}) {
     return this.request({op: 'analyse', game, position, maxNodes, timeLimit,
-                         searchMemory: this.searchMemory},
+                         bestOnly, searchMemory: this.searchMemory},
                         {signal, onProgress});
   }
 

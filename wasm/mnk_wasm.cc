@@ -73,10 +73,12 @@ class WasmGame {
   // `max_seconds`, each 0 for no limit; "CANCELLED" once `progress`
   // returned false). `progress`, a function or undefined, is called with
   // (moves done, moves) as a search goes through the moves; it returns
-  // true to go on. mnk.mjs checks the limits (whole numbers of nodes from
-  // 0 to 2^53 - 1; seconds from 0).
+  // true to go on. `best_only`: the value, remoteness and best move alone
+  // (Need::kBestMove). mnk.mjs checks the limits (whole numbers of nodes
+  // from 0 to 2^53 - 1; seconds from 0).
   std::string answer(const std::string& position, double max_nodes,
-                     double max_seconds, emscripten::val progress) const {
+                     double max_seconds, emscripten::val progress,
+                     bool best_only) const {
     if (!source_) return "";
     std::atomic<bool> stop{false};
     Progress report;
@@ -87,7 +89,8 @@ class WasmGame {
     }
     AnswerLimits limits = Limits(max_nodes, max_seconds);
     limits.cancel = &stop;
-    return AnswerJsonLine(*source_, position, limits, report);
+    return AnswerJsonLine(*source_, position, limits, report,
+                          best_only ? Need::kBestMove : Need::kEveryMove);
   }
 
   // The rules calls, each a JSON object: the result's fields, or {"error",

@@ -7,7 +7,8 @@
 //               {id, op: 'games'};
 //               {id, op: 'analyse' | 'pv' | 'tree' | 'choose', game,
 //                position, maxNodes, timeLimit, searchMemory, depth (tree
-//                only), level, seed, vary (choose only)}
+//                only), level, seed, vary (choose only), bestOnly (analyse
+//                only)}
 //                 (game: an id of games()); choose's result is
 //                 {cell, position}: the move and the position after it.
 // Messages out: {ready: true} or {failed: message}, once loaded;
@@ -33,7 +34,7 @@ function game(id, searchMemory) {
 }
 
 function answer({id, op, game: gameId, position, maxNodes, timeLimit,
-                 searchMemory, depth, level, seed, vary}) {
+                 searchMemory, depth, level, seed, vary, bestOnly}) {
   if (op === 'games') return mnk.games();
   if (op === 'choose') {
     const played = game(gameId, searchMemory);
@@ -52,6 +53,7 @@ function answer({id, op, game: gameId, position, maxNodes, timeLimit,
     return game(gameId, searchMemory).analyse(position, {
       maxNodes,
       timeLimit,
+      bestOnly,
       onProgress: (done, total) => postMessage({id, progress: [done, total]}),
     });
   }

@@ -126,6 +126,13 @@ assert.deepEqual(progress, [1, 2, 3, 4, 5, 6, 7].map((done) => [done, 7]));
 assert.equal(JSON.stringify(searched),
              lines('c7x6.native').at(-1), 'the search as play\'s');
 compare('c7x6', c7x6);
+// Asking for less: the value, remoteness and best move alone.
+const bestOnly = c7x6.analyse(offBook, {bestOnly: true});
+assert.deepEqual(
+    [bestOnly.value, bestOnly.remoteness, bestOnly.best_move, bestOnly.moves],
+    [searched.value, searched.remoteness, searched.best_move, []]);
+assert.throws(() => c7x6.analyse(offBook, {bestOnly: 1}),
+              {code: 'INVALID_ARGUMENT', message: /bestOnly 1/});
 
 // An onProgress that throws ends that search with its error; the game's
 // search is given back, so the next answers come (a book position, and the

@@ -161,13 +161,18 @@ public sealed class Table : IDisposable {
   }
 
   // The answer to `position`; a search stops past `maxNodes` positions or
-  // `maxSeconds` (0: no limit).
+  // `maxSeconds` (0: no limit). `bestOnly`: the value, remoteness and best
+  // move alone, Moves empty when a search answered (far sooner).
   public Answer Probe(string position, ulong maxNodes = 0,
-                      double maxSeconds = 0) {
+                      double maxSeconds = 0, bool bestOnly = false) {
     var limits = new Native.Limits { MaxNodes = maxNodes,
                                      MaxSeconds = maxSeconds };
-    Check(Native.mnk_probe_within(handle, position, ref limits,
-                                  out Native.NativeAnswer a));
+    Native.NativeAnswer a;
+    if (bestOnly) {
+      Check(Native.mnk_probe_best(handle, position, ref limits, out a));
+    } else {
+      Check(Native.mnk_probe_within(handle, position, ref limits, out a));
+    }
     var moves = new Move[a.NumMoves];
     Array.Copy(a.Moves, moves, a.NumMoves);
     return new Answer { ToMove = a.ToMove == 0 ? 'X' : 'O',
@@ -356,6 +361,11 @@ static class Native {
                                               string position,
                                               ref Limits limits,
                                               out NativeAnswer answer);
+  [DllImport(Library)]
+  internal static extern int mnk_probe_best(Table.Handle source,
+                                            string position,
+                                            ref Limits limits,
+                                            out NativeAnswer answer);
   internal const int TextSize = 256;  // MNK_TEXT_SIZE
   // A NUL-terminated ASCII text the library wrote.
   internal static string Text(byte[] text) =>

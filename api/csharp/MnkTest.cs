@@ -165,6 +165,15 @@ static class MnkTest {
             "......./......./......./....O../...XO../..XXO..", 1000));
         Check(budget.Status == Mnk.Status.ResourceExhausted,
               "a search past its node budget: " + budget.Message);
+        const string offBook =
+            "......./......./......./....O../...XO../..XXO..";
+        Mnk.Answer best = c4.Probe(offBook, bestOnly: true);
+        Mnk.Answer full = c4.Probe(offBook);
+        Check(best.Value == full.Value &&
+                  best.Remoteness == full.Remoteness &&
+                  best.BestMove == full.BestMove && best.Moves.Length == 0 &&
+                  full.Moves.Length == 7,
+              "asking for the best move alone");
       }
       RulesLevelsAndPv();
     } catch (Exception e) {

@@ -52,6 +52,9 @@ export interface AnalyseOptions {
   timeLimit?: number;
   /** Called after each move a search solves; a throw stops it. */
   onProgress?: (movesDone: number, moves: number) => void;
+  /** The value, remoteness and best move alone: `moves` is empty when a
+   * search answered (far sooner than every move's). */
+  bestOnly?: boolean;
 }
 
 /** Errors carry the code the C library and Python name. */
