@@ -179,7 +179,8 @@ TEST(CatalogTest, ChoosesAMoveAtALevel) {
   // and the seeds between them reach every one.
   std::set<int> cells;
   for (int seed = 0; seed < 200; ++seed) {
-    const Catalog::Choice random{"1", absl::StrCat(seed), ""};
+    const std::string seed_text = absl::StrCat(seed);
+    const Catalog::Choice random{"1", seed_text, ""};
     r = games.ChooseReply("3x3k3", "XO./.X./...", random);
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(r.body, games.ChooseReply("3x3k3", "XO./.X./...", random).body);
