@@ -767,28 +767,9 @@ void AddTable(py::module_& m) {
       .def("__repr__", &Source::Repr);
 }
 
-// Game, and open_table.
-void AddGame(py::module_& m) {
-  py::class_<PyGame>(m, "Game", "An m,n,k-game.")
-      .def(py::init(&MakeGame), py::arg("width") = 3, py::arg("height") = 3,
-           py::arg("k") = 3, py::arg("gravity") = false,
-           py::arg("misere") = false)
-      .def_property_readonly("width",
-                             [](const PyGame& g) { return g.spec.width; })
-      .def_property_readonly("height",
-                             [](const PyGame& g) { return g.spec.height; })
-      .def_property_readonly("k", [](const PyGame& g) { return g.spec.k; })
-      .def_property_readonly("gravity",
-                             [](const PyGame& g) { return g.spec.gravity; })
-      .def_property_readonly("misere",
-                             [](const PyGame& g) { return g.spec.misere; })
-      .def("table", &PyGame::Open, py::arg("path") = "",
-           py::arg("search_memory") = SourceOptions().search_memory,
-           py::arg("search_threads") = 1,
-           "The game's answers: the table at `path`, else its built-in "
-           "table, else (Connect-style) the exact search after its built-in "
-           "book.")
-      .def("analyse", &PyGame::Analyse, py::arg("position"),
+// Game's answers: analyse, choose, pv and tree.
+void AddGameAnswers(py::class_<PyGame>& game) {
+  game.def("analyse", &PyGame::Analyse, py::arg("position"),
            py::arg("max_nodes") = 0, py::arg("max_seconds") = 0.0,
            py::arg("best_only") = false,
            "The answer to a position from the game's own table or search "
@@ -805,8 +786,12 @@ void AddGame(py::module_& m) {
            py::arg("max_seconds") = 0.0, "Table.pv, from analyse()'s source.")
       .def("tree", &PyGame::Tree, py::arg("position"), py::arg("depth") = 1,
            py::arg("max_nodes") = 0, py::arg("max_seconds") = 0.0,
-           "Table.tree, from analyse()'s source.")
-      .def("legal_moves", &PyGame::LegalMoves, py::arg("position"),
+           "Table.tree, from analyse()'s source.");
+}
+
+// Game's rules: legal moves, play, the result, move sequences.
+void AddGameRules(py::class_<PyGame>& game) {
+  game.def("legal_moves", &PyGame::LegalMoves, py::arg("position"),
            "The legal moves' cells in board order (with gravity, columns "
            "left to right); [] once the game is over.")
       .def("play", &PyGame::Play, py::arg("position"), py::arg("cell"),
@@ -826,8 +811,12 @@ void AddGame(py::module_& m) {
            "('3 3 4', 0-based) or 'digits' ('4453', 1-based columns).")
       .def("to_moves", &PyGame::ToMovesIn, py::arg("position"),
            py::arg("notation") = "cells",
-           "A sequence of moves, in `notation`, that builds the position.")
-      .def("solve", &PyGame::Solve, py::arg("path"),
+           "A sequence of moves, in `notation`, that builds the position.");
+}
+
+// Game's solver: solve and estimate.
+void AddGameSolver(py::class_<PyGame>& game) {
+  game.def("solve", &PyGame::Solve, py::arg("path"),
            py::arg("progress") = py::none(), py::arg("threads") = 0,
            py::arg("layout") = "auto", py::arg("remoteness") = py::none(),
            py::arg("memory") = 0, py::arg("work_dir") = "",
@@ -843,8 +832,34 @@ void AddGame(py::module_& m) {
            "What solve() would take, before it starts (as `solve "
            "--estimate`): the layout chosen, indices, memory and its limit, "
            "the refusal if it does not fit, and (low, high) seconds, "
-           "table_bytes and work_dir_bytes.")
-      .def("__repr__", &PyGame::Repr);
+           "table_bytes and work_dir_bytes.");
+}
+
+// Game, and open_table.
+void AddGame(py::module_& m) {
+  py::class_<PyGame> game(m, "Game", "An m,n,k-game.");
+  game.def(py::init(&MakeGame), py::arg("width") = 3, py::arg("height") = 3,
+           py::arg("k") = 3, py::arg("gravity") = false,
+           py::arg("misere") = false)
+      .def_property_readonly("width",
+                             [](const PyGame& g) { return g.spec.width; })
+      .def_property_readonly("height",
+                             [](const PyGame& g) { return g.spec.height; })
+      .def_property_readonly("k", [](const PyGame& g) { return g.spec.k; })
+      .def_property_readonly("gravity",
+                             [](const PyGame& g) { return g.spec.gravity; })
+      .def_property_readonly("misere",
+                             [](const PyGame& g) { return g.spec.misere; })
+      .def("table", &PyGame::Open, py::arg("path") = "",
+           py::arg("search_memory") = SourceOptions().search_memory,
+           py::arg("search_threads") = 1,
+           "The game's answers: the table at `path`, else its built-in "
+           "table, else (Connect-style) the exact search after its built-in "
+           "book.");
+  AddGameAnswers(game);
+  AddGameRules(game);
+  AddGameSolver(game);
+  game.def("__repr__", &PyGame::Repr);
 
   m.def("open_table", &OpenTable, py::arg("path"),
         "Opens a table file (checked as `play` checks it).");
