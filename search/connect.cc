@@ -159,8 +159,9 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   ++w.nodes;
   const uint64_t key = board_.Key(b);
   table_.Prefetch(key);
-  const uint64_t safe =
-      board_.SafeMoves(b.mask, board_.WinningCells(b.mover ^ b.mask, b.mask));
+  const uint64_t opponent_threats =
+      board_.WinningCells(b.mover ^ b.mask, b.mask);
+  const uint64_t safe = board_.SafeMoves(b.mask, opponent_threats);
   if (safe == 0) return -(cells_ - b.moves) / 2;  // lost on the next ply
   if (b.moves >= cells_ - 2) return 0;  // the last two stones make no line
   if ((safe & (safe - 1)) == 0) {
@@ -168,12 +169,13 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
     return -Negamax(w, board_.Child(b, safe), -beta, -alpha);
   }
   int lower, upper;  // the table may narrow them further
-  board_.StaticBounds(b, &lower, &upper);
+  board_.StaticBounds(b, alpha, beta, &lower, &upper);
   if (const std::optional<int> cut = Narrow(lower, upper, &alpha, &beta)) {
     return *cut;
   }
   MoveList moves;
-  if (const std::optional<int> win = ListMoves(b, safe, &moves)) {
+  if (const std::optional<int> win =
+          ListMoves(b, safe, opponent_threats, &moves)) {
     return *win;
   }
   // No move wins that soon: the soonest win is two plies later.
@@ -234,6 +236,7 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
 }
 
 inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
+                                                   uint64_t opponent_threats,
                                                    MoveList* moves) const {
   for (int column : board_.order()) {
     const uint64_t move = safe & board_.column(column);
@@ -243,7 +246,7 @@ inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
     // A move that leaves the opponent nothing safe wins on the next stone
     // but one: the best score still possible here.
     if (board_.SafeMoves(mask, threats) == 0) return (cells_ - 1 - b.moves) / 2;
-    moves->Add(move, board_.MoveScore(mask, threats));
+    moves->Add(move, board_.MoveScore(mask, threats, opponent_threats));
     // The child will read its entry first thing: start the read now.
     table_.Prefetch(board_.Key(board_.Child(b, move)));
   }

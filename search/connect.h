@@ -246,6 +246,7 @@ class ConnectSearch {
   // child's entry); the score of a move that leaves the opponent no safe
   // reply instead, when there is one (the best score still possible).
   std::optional<int> ListMoves(const Bits& b, uint64_t safe,
+                               uint64_t opponent_threats,
                                MoveList* moves) const;
   // Negamax's search of the moves of b (key `key`, `mirrored` as its
   // entry), listed best first, in the window (alpha, beta) with the bounds

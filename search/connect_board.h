@@ -72,13 +72,15 @@ class ConnectBoard {
   }
   // How promising a move looks, for ordering, from the stones after it
   // and the winning cells it leaves its maker.
-  int MoveScore(uint64_t mask, uint64_t threats) const;
+  int MoveScore(uint64_t mask, uint64_t threats,
+                uint64_t opponent_threats) const;
   // True when `stones` hold k in a row.
   bool HasLine(uint64_t stones) const;
   // The score's bounds at a node with no win on the next two plies (the
   // search's checks): the soonest wins, narrowed by the lines each player
-  // can still make.
-  void StaticBounds(const Bits& b, int* lower, int* upper) const;
+  // can still make where that can reach the window (alpha, beta).
+  void StaticBounds(const Bits& b, int alpha, int beta, int* lower,
+                    int* upper) const;
 
  private:
   const int width_, height_, k_, cells_;
@@ -181,10 +183,14 @@ inline uint64_t ConnectBoard::Key(const Bits& b) const {
                   b.mirror_mover + b.mirror_mask + bottom_);
 }
 
-inline int ConnectBoard::MoveScore(uint64_t mask, uint64_t threats) const {
-  // Threats, ties to those the opponent must not play under at once.
+inline int ConnectBoard::MoveScore(uint64_t mask, uint64_t threats,
+                                   uint64_t opponent_threats) const {
+  // Threats not right above one of the opponent's (those the opponent
+  // blocks by taking its own), twice those the opponent must not play
+  // under at once.
+  const uint64_t useful = threats & ~(opponent_threats << 1);
   const uint64_t next = (Playable(mask) << 1) & board_;
-  return 2 * absl::popcount(threats) + absl::popcount(threats & next);
+  return absl::popcount(useful & next) + absl::popcount(useful);
 }
 
 inline bool ConnectBoard::HasLine(uint64_t stones) const {
@@ -202,8 +208,8 @@ inline bool ConnectBoard::HasLine(uint64_t stones) const {
   return false;
 }
 
-inline void ConnectBoard::StaticBounds(const Bits& b, int* lower,
-                                       int* upper) const {
+inline void ConnectBoard::StaticBounds(const Bits& b, int alpha, int beta,
+                                       int* lower, int* upper) const {
   // The opponent cannot win before its second stone from here, nor the
   // side to move before its second.
   *lower = -(cells_ - 2 - b.moves) / 2;
@@ -211,17 +217,21 @@ inline void ConnectBoard::StaticBounds(const Bits& b, int* lower,
   const uint64_t empty = board_ & ~b.mask;
   const uint64_t opponent = b.mover ^ b.mask;
   // A player whose stones and every empty cell hold no line cannot win.
-  if (!HasLine(b.mover | empty)) *upper = std::min(*upper, 0);
-  if (!HasLine(opponent | empty)) *lower = std::max(*lower, 0);
-  // Claimeven: with an even number of stones in every column (and an even
-  // height), the opponent can answer every move directly above it, taking
-  // every empty cell of the odd rows (counted from 0 at the bottom) and
-  // leaving the even rows to the side to move. If that gives the side to
-  // move no line, it cannot win; if it also gives the opponent one, it
-  // loses.
-  if (height_ % 2 == 0 && (Playable(b.mask) & odd_rows_) == 0 &&
-      !HasLine(b.mover | (empty & ~odd_rows_))) {
-    *upper = std::min(*upper, HasLine(opponent | (empty & odd_rows_)) ? -1 : 0);
+  if (beta > 0 && !HasLine(b.mover | empty)) *upper = std::min(*upper, 0);
+  if (alpha < 0 && !HasLine(opponent | empty)) *lower = std::max(*lower, 0);
+  // Claimeven: with an even number of stones on the board (and an even
+  // height), the opponent can answer every move in a column of even height
+  // directly above it, and a move in a column of odd height in another
+  // column of odd height (they pair up, an even number of them). That
+  // takes it every empty cell of the odd rows (counted from 0 at the
+  // bottom) but those playable now, and leaves the side to move the rest.
+  // If the rest hold no line, the side to move cannot win; if the
+  // opponent's cells also hold one, it loses.
+  if (beta > -1 && *upper > -1 && height_ % 2 == 0 && b.moves % 2 == 0) {
+    const uint64_t claimed = empty & odd_rows_ & ~Playable(b.mask);
+    if (!HasLine(b.mover | (empty & ~claimed))) {
+      *upper = std::min(*upper, HasLine(opponent | claimed) ? -1 : 0);
+    }
   }
 }
 
