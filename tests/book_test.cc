@@ -9,6 +9,10 @@
 //   bazel test //tests:book_sample_test --test_output=all
 #include "search/book/book.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -18,6 +22,7 @@
 #include <vector>
 
 #include "absl/numeric/bits.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "player/player.h"
 #include "rules/game/game.h"
@@ -147,6 +152,22 @@ TEST(BookTest, AStoppedRunResumesToTheSameBytes) {
             SerializeBookTable(kSpec, *first));
   EXPECT_EQ(solved, 0u);
   EXPECT_LT(solved, 3798u - first->keys.size() + 1);
+}
+
+TEST(BookTest, RefusesAWorkDirInUse) {
+  const std::string dir = std::string(getenv("TEST_TMPDIR")) + "/in-use";
+  ASSERT_TRUE(Build(4, dir).ok());
+  // Another process's lock: flock locks belong to the open file, so a
+  // second open in this process stands for it.
+  const int fd = open((dir + "/book-5x4k4g.log").c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(flock(fd, LOCK_EX | LOCK_NB), 0);
+  const absl::Status in_use = Build(4, dir).status();
+  EXPECT_EQ(in_use.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(in_use.message(),
+              testing::HasSubstr("another process is building this book"));
+  close(fd);
+  EXPECT_TRUE(Build(4, dir).ok());
 }
 
 TEST(BookTest, ThreadsBuildTheSameBook) {

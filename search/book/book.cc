@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -74,19 +75,25 @@ absl::Status ReadLog(const std::string& path,
 // This process's log of solved positions in the work dir.
 class SolvedLog {
  public:
-  // Opens or creates the log at `path`, reading its sound records into
-  // *entries and cutting off anything after them.
+  // Opens or creates the log at `path`, locked for this process alone
+  // (kFailedPrecondition when another holds it), reading its sound records
+  // into *entries and cutting off anything after them.
   static absl::StatusOr<std::unique_ptr<SolvedLog>> Open(
       const std::string& path,
       absl::flat_hash_map<uint64_t, uint8_t>* entries) {
-    absl::StatusOr<std::string> bytes = ReadWholeFile(path);
-    if (!bytes.ok() && !absl::IsNotFound(bytes.status())) {
-      return bytes.status();
-    }
-    const size_t sound = bytes.ok() ? ReadRecords(*bytes, entries) : 0;
     const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0) return ErrnoError("cannot open", path);
     auto log = std::unique_ptr<SolvedLog>(new SolvedLog(fd, path));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      if (errno != EWOULDBLOCK) return ErrnoError("cannot lock", path);
+      return absl::FailedPreconditionError(absl::StrCat(
+          "another process is building this book in the same work dir (it "
+          "holds ",
+          path, "); wait for it to end or stop it, then run again"));
+    }
+    absl::StatusOr<std::string> bytes = ReadWholeFile(path);
+    if (!bytes.ok()) return bytes.status();
+    const size_t sound = ReadRecords(*bytes, entries);
     if (ftruncate(fd, static_cast<off_t>(sound)) != 0 ||
         lseek(fd, 0, SEEK_END) < 0) {
       return ErrnoError("cannot cut the torn end of", path);
