@@ -36,6 +36,10 @@
 #include "table/layout.h"
 
 ABSL_FLAG(std::string, out, "", "write the table to this file");
+ABSL_FLAG(std::string, frontier, "",
+          "with --layout=book: a book of every position of one layer (book "
+          "--every_position), from which the layers before it are backed up; "
+          "the table holds every position up to that layer");
 ABSL_FLAG(bool, json, false, "print the summary as one JSON object");
 ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
 ABSL_FLAG(std::string, layout, "auto",
@@ -221,6 +225,7 @@ absl::StatusOr<SolveRequest> RequestFromFlags(Cluster& cluster) {
     request.network = static_cast<double>(*network);
   }
   request.out = UserPath(absl::GetFlag(FLAGS_out));
+  request.frontier = UserPath(absl::GetFlag(FLAGS_frontier));
   return request;
 }
 
@@ -323,8 +328,8 @@ int RunSolve(int argc, char** argv, Cluster& cluster) {
           "tic-tac-toe, 3,3,3, unless the game flags say otherwise).\n"
           "  solve --width=M --height=N --k=K [--gravity] [--misere] "
           "[--out=FILE]\n"
-          "        [--layout=auto|full|compact|compressed|book] "
-          "[--remoteness=yes|no]\n"
+          "        [--layout=auto|full|compact|compressed|book "
+          "[--frontier=BOOK]] [--remoteness=yes|no]\n"
           "        [--json] [--quiet] [--threads=T] [--memory=BYTES]\n"
           "        [--work-dir=DIR [--resume]] [--estimate]\n"
           "        [--plan=PROCESSES [--network=BYTES]]",

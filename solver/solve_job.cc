@@ -166,6 +166,30 @@ absl::Status CheckCombination(const SolveRequest& request, bool sparse) {
   return absl::OkStatus();
 }
 
+// The book request.frontier names, checked whole: kInvalidArgument unless
+// the layout is the book's and the file a book; Table::Load's errors.
+absl::StatusOr<std::shared_ptr<const Table>> LoadFrontier(
+    const SolveRequest& request, bool sparse) {
+  const std::string flag =
+      absl::StrCat("--frontier=", Printable(request.frontier));
+  if (!sparse) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag,
+                     " needs --layout=book: the layers before a "
+                     "frontier are solved over their positions alone"));
+  }
+  absl::StatusOr<Table> table = Table::Load(request.frontier, request.game);
+  if (!table.ok()) return table.status();
+  if (table->book() == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag,
+                     " is not a book: expected every position of a layer "
+                     "(book --every_position)"));
+  }
+  if (absl::Status s = table->CheckAll(); !s.ok()) return s;
+  return std::make_shared<const Table>(*std::move(table));
+}
+
 // The table's size and sections and, with `out`, the table written there.
 absl::Status WriteTable(Solved& solved, const std::string& out) {
   const Solution& s = solved.solution;
@@ -222,6 +246,13 @@ absl::StatusOr<SolveJob> PlanSolveJob(const SolveRequest& request) {
   job.sparse = job.options.layout == TableLayout::Book();
   if (absl::Status s = CheckCombination(request, job.sparse); !s.ok()) {
     return s;
+  }
+  if (!request.frontier.empty()) {
+    absl::StatusOr<std::shared_ptr<const Table>> frontier =
+        LoadFrontier(request, job.sparse);
+    if (!frontier.ok()) return frontier.status();
+    job.frontier = *std::move(frontier);
+    job.options.frontier = job.frontier->book();
   }
   job.estimate = EstimateSolve(job.game, job.options);
   if (!job.sparse) {

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -33,6 +34,7 @@
 #include "solver/solve_estimate.h"
 #include "solver/solve_plan.h"
 #include "table/layout.h"
+#include "table/table.h"
 
 namespace mnk {
 
@@ -56,6 +58,10 @@ struct SolveRequest {
   int plan_processes = 0;
   double network = 125e6;
   std::string out;  // the table file; empty: not written
+  // A book of every position of one layer (book --every_position): the
+  // layers up to it backed up from it (SolveOptions::frontier), in the
+  // book layout; empty: none.
+  std::string frontier;
   // As SolveOptions: a progress line, a progress callback, a cancel flag.
   bool progress = false;
   std::function<void(const char* phase, int layer, uint64_t done,
@@ -82,6 +88,8 @@ struct SolveJob {
   std::string refusal;
   SolveEstimate estimate;
   std::optional<SolvePlan> plan;  // with request.plan_processes
+  // request.frontier's book, loaded and checked (options.frontier reads it).
+  std::shared_ptr<const Table> frontier;
 };
 
 // Sets request.layout from its name: "auto" (nullopt), "full", "compact",
@@ -93,7 +101,8 @@ absl::Status SetLayout(SolveRequest& request, absl::string_view name);
 // remoteness that do not go together, threads outside 0-256, a tier size
 // that is not a power of two from kMinTierIndices to kMaxTierIndices,
 // resume without a work dir, a book in tiers or over several processes, a
-// plan without a work dir.
+// plan without a work dir, a frontier with another layout or that is not a
+// book of the game (and Table::Load's errors for its file).
 absl::StatusOr<SolveJob> PlanSolveJob(const SolveRequest& request);
 
 // A solve and its table.

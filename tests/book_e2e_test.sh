@@ -2,11 +2,15 @@
 # End to end: the opening book built by one process and by three MPI ranks
 # (mpirun -np 3 book_mpi, on loopback) is the same file; a run resumed by a
 # different number of ranks reads every rank's log and solves only the rest;
-# a book seeded by a shallower one is the same file; and the errors of a
-# shared run (no work dir, a book rank 0 cannot write) and of a bad seed.
+# a book seeded by a shallower one is the same file; a layer of every
+# position backs up the plies before it (solve --frontier); and the errors
+# of a shared run (no work dir, a book rank 0 cannot write) and of a bad seed.
 set -u
 BOOK="$TEST_SRCDIR/mnk/search/book/book"
 BOOK_MPI="$TEST_SRCDIR/mnk/search/book/book_mpi"
+SOLVE="$TEST_SRCDIR/mnk/solver/solve"
+VERIFY="$TEST_SRCDIR/mnk/verify/verify"
+PLAY="$TEST_SRCDIR/mnk/player/play"
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 use_mpi "$TMP"
@@ -71,6 +75,35 @@ expect_eq "missing seed exit" 3 $?
   --seed="$TMP/plain6.mnk" --out="$TMP/x.mnk" > /dev/null 2> "$TMP/err"
 expect_eq "seed of another game exit" 3 $?
 expect_contains "seed of another game" "is a table for 5,4,4 gravity, not for the game asked for, 4,4,4 gravity" "$(cat "$TMP/err")"
+
+# --- A frontier: every position of ply 6 solved by search, the plies
+# before backed up from it by solve; verify checks those against their
+# children, and play answers every move of a position before ply 6 from it.
+"$BOOK" "${C5x4[@]}" --plies=6 --every_position --out="$TMP/layer6.mnk" \
+  --quiet > /dev/null
+expect_eq "layer exit" 0 $?
+out=$("$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=book \
+  --frontier="$TMP/layer6.mnk" --out="$TMP/upto6.mnk" --quiet 2>&1)
+expect_eq "frontier solve exit" 0 $?
+expect_contains "frontier start" "start       draw for X, the first player, in 20 plies" "$out"
+expect_contains "frontier plies" "by ply      1 5 25 95 345 1070 3230 0 0" "$out"
+out=$("$VERIFY" --table="$TMP/upto6.mnk" --quiet 2>&1)
+expect_eq "frontier verify exit" 0 $?
+expect_contains "frontier verify" "785 stored records checked against their children" "$out"
+out=$("$PLAY" --width=5 --height=4 --k=4 --gravity --book="$TMP/upto6.mnk" \
+  --position=...../...../...../..X.. --json 2>&1)
+expect_contains "frontier answers" '"moves":[{"cell":15,"column":0,"value":"draw","remoteness":19},' "$out"
+"$SOLVE" --width=5 --height=4 --k=4 --gravity --frontier="$TMP/layer6.mnk" \
+  --quiet > /dev/null 2> "$TMP/err"
+expect_eq "frontier without book layout exit" 1 $?
+expect_contains "frontier without book layout" "needs --layout=book" "$(cat "$TMP/err")"
+"$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=book \
+  --frontier="$TMP/plain6.mnk" --quiet > /dev/null 2> "$TMP/err"
+expect_eq "frontier of lines exit" 1 $?
+expect_contains "frontier of lines" "expected one layer (book --every_position)" "$(cat "$TMP/err")"
+"$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=book \
+  --frontier="$TMP/upto6.mnk" --quiet > /dev/null 2> "$TMP/err"
+expect_eq "frontier of a solve exit" 1 $?
 
 # --- Errors.
 mpirun --oversubscribe -np 2 "$BOOK_MPI" "${C5x4[@]}" --out="$TMP/x.mnk" \

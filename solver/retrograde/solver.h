@@ -48,6 +48,7 @@
 #include "store/layer_sink.h"
 #include "store/write.h"
 #include "table/layout.h"
+#include "table/readers.h"
 #include "table/record.h"
 
 namespace mnk {
@@ -96,6 +97,10 @@ struct SolveOptions {
   // memory (no work dir) between chunks of 64K positions too; a work dir
   // keeps the layers done, for a resume.
   const std::atomic<bool>* cancel = nullptr;
+  // The sparse solver (sparse.h) alone: a book holding every position in
+  // play of one layer (book --every_position), whose records that layer
+  // takes instead of its children's; the layers past it are not solved.
+  const BookReader* frontier = nullptr;
 };
 
 struct SolveStats {

@@ -8,6 +8,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/numeric/bits.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "rules/game/policy.h"
 #include "rules/index/index.h"
@@ -48,14 +49,37 @@ class SparseSolver {
         index_(solution.index),
         options_(options),
         stats_(solution.stats),
-        layers_(game.cells() + 1) {
+        layers_(game.cells() + 1),
+        last_(game.cells()) {
     stats_.per_ply.assign(game.cells() + 1, 0);
   }
 
-  // Layers 0 to cells listed, each from the one before.
+  // The frontier's layer (SolveOptions::frontier) made the last one:
+  // kInvalidArgument when the book is empty or holds positions of more
+  // than one layer.
+  absl::Status SetFrontier() {
+    const BookReader& book = *options_.frontier;
+    if (book.size() == 0) {
+      return absl::InvalidArgumentError(
+          "the frontier book is empty: expected every position of a layer "
+          "(book --every_position)");
+    }
+    last_ = index_.At(book.Key(0)).stones();
+    for (uint64_t i = 1; i < book.size(); ++i) {
+      const int stones = index_.At(book.Key(i)).stones();
+      if (stones != last_) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "the frontier book holds positions of ", last_, " and of ", stones,
+            " stones: expected one layer (book --every_position)"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Layers 0 to the last listed, each from the one before.
   absl::Status ListLayers() {
     layers_[0].keys = {index_.Index(Position{})};
-    for (int stones = 0; stones < game_.cells(); ++stones) {
+    for (int stones = 0; stones < last_; ++stones) {
       Progress("listing", stones + 1);
       std::vector<uint64_t> next, ended;
       for (const uint64_t key : layers_[stones].keys) {
@@ -81,15 +105,28 @@ class SparseSolver {
     return absl::OkStatus();
   }
 
-  // Every layer's records, from the full board back to the empty one.
-  void SolveLayers() {
-    for (int stones = game_.cells(); stones >= 0; --stones) {
+  // Every layer's records, from the last back to the empty board: the
+  // frontier's from the book (kFailedPrecondition, naming the position,
+  // when it lacks one), the others from their children.
+  absl::Status SolveLayers() {
+    for (int stones = last_; stones >= 0; --stones) {
       Progress("solving", stones);
       Layer& layer = layers_[stones];
       layer.records.resize(layer.keys.size());
+      const bool frontier = options_.frontier != nullptr && stones == last_;
       for (size_t i = 0; i < layer.keys.size(); ++i) {
         const Position p = index_.At(layer.keys[i]);
-        layer.records[i] = SolvePosition(p, stones);
+        if (frontier) {
+          const std::optional<BookEntry> e = options_.frontier->Find(p);
+          if (!e.has_value()) {
+            return absl::FailedPreconditionError(absl::StrCat(
+                "the frontier book lacks ", game_.Format(p), " of ", stones,
+                " stones: expected every position of its layer in play"));
+          }
+          layer.records[i] = RecordArrays::Details(e->value, e->remoteness);
+        } else {
+          layer.records[i] = SolvePosition(p, stones);
+        }
         Count(stones, p,
               static_cast<Value>(layer.records[i] >> kRemotenessBits));
       }
@@ -99,12 +136,13 @@ class SparseSolver {
     stats_.start_value = static_cast<Value>(start >> kRemotenessBits);
     stats_.start_remoteness = start & kMaxRemoteness;
     if (options_.progress) std::fputc('\n', stderr);
+    return absl::OkStatus();
   }
 
   // The layers one after the other: the book's keys, ascending.
   BookEntries TakeEntries() {
     BookEntries book;
-    book.complete = true;
+    book.complete = options_.frontier == nullptr;
     book.keys.reserve(listed_);
     book.records.reserve(listed_);
     for (Layer& layer : layers_) {
@@ -193,6 +231,7 @@ class SparseSolver {
   const SolveOptions& options_;
   SolveStats& stats_;
   std::vector<Layer> layers_;
+  int last_;  // the last layer solved: the full board's, or the frontier's
   uint64_t listed_ = 1;  // positions in play listed (the empty board first)
 };
 
@@ -204,8 +243,11 @@ absl::StatusOr<Solution> SolveSparse(const Game& game,
   if (absl::Status s = CheckSolvable(game); !s.ok()) return s;
   Solution solution(game, TableLayout::Book());
   SparseSolver solver(game, options, solution);
+  if (options.frontier != nullptr) {
+    if (absl::Status s = solver.SetFrontier(); !s.ok()) return s;
+  }
   if (absl::Status s = solver.ListLayers(); !s.ok()) return s;
-  solver.SolveLayers();
+  if (absl::Status s = solver.SolveLayers(); !s.ok()) return s;
   solution.kept = LayerSink::MakeBook(solver.TakeEntries());
   solution.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

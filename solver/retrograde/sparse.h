@@ -20,6 +20,11 @@
 // game. The index orders positions by stones first, so the layers one after
 // the other are the book's ascending keys.
 //
+// A frontier (SolveOptions::frontier, a book of every position in play of
+// one layer F): layers 0 to F alone are listed, layer F's records are the
+// book's, and the book written holds every position up to F (not complete:
+// the header's flag says so).
+//
 // Memory: 9 bytes a canonical position in play (its key and record), plus 8
 // bytes a child of the layer being listed, and up to twice the 9 bytes while
 // the layers are joined into the book at the end; one thread.
@@ -33,8 +38,11 @@
 namespace mnk {
 
 // Solves `game` over its reachable positions; Solution::layout is the book
-// layout and Solution::book holds every reachable position in play. Of the
-// options only max_bytes and progress count. kResourceExhausted, naming the
+// layout and Solution::book holds every reachable position in play (up to
+// the frontier's layer). Of the options only max_bytes, progress and
+// frontier count; kInvalidArgument when the frontier holds positions of
+// more than one layer, kFailedPrecondition when it lacks one of its
+// layer's. kResourceExhausted, naming the
 // ply reached, once the positions listed need more than options.max_bytes;
 // the errors of CheckSolvable.
 absl::StatusOr<Solution> SolveSparse(const Game& game,

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "rules/index/index.h"
 #include "search/connect.h"
+#include "store/write.h"
+#include "table/table.h"
 
 namespace mnk {
 namespace {
@@ -129,6 +132,63 @@ TEST(SparseSolverTest, SaysWhereMemoryRanOut) {
   EXPECT_EQ(s.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_NE(s.status().message().find("in play up to ply"), std::string::npos)
       << s.status();
+}
+
+// A frontier (SolveOptions::frontier): the layers up to 6 stones of 5x4
+// gravity backed up from a book of layer 6 alone hold exactly what the
+// whole solve holds for them.
+BookEntries Layers(const Game& game, const BookEntries& book, int from,
+                   int to) {
+  const PositionIndex index(game);
+  BookEntries kept;
+  for (size_t i = 0; i < book.keys.size(); ++i) {
+    const int stones = index.At(book.keys[i]).stones();
+    if (stones < from || stones > to) continue;
+    kept.keys.push_back(book.keys[i]);
+    kept.records.push_back(book.records[i]);
+  }
+  return kept;
+}
+
+absl::StatusOr<Solution> SolveFrom(const Game& game,
+                                   const BookEntries& frontier) {
+  absl::StatusOr<Table> book =
+      Table::FromBytes(SerializeBookTable(game.spec(), frontier));
+  if (!book.ok()) return book.status();
+  SolveOptions options;
+  options.frontier = book->book();
+  return SolveSparse(game, options);
+}
+
+TEST(SparseTest, BacksUpTheLayersBeforeAFrontier) {
+  const Game game = *Game::Create({5, 4, 4, true});
+  absl::StatusOr<Solution> whole = SolveSparse(game, {});
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  const BookEntries frontier = Layers(game, whole->book(), 6, 6);
+  EXPECT_EQ(frontier.keys.size(), 1626u);
+
+  absl::StatusOr<Solution> backed = SolveFrom(game, frontier);
+  ASSERT_TRUE(backed.ok()) << backed.status();
+  const BookEntries expected = Layers(game, whole->book(), 0, 6);
+  EXPECT_EQ(backed->book().keys, expected.keys);
+  EXPECT_EQ(backed->book().records, expected.records);
+  EXPECT_FALSE(backed->book().complete);
+  EXPECT_EQ(backed->stats.start_value, whole->stats.start_value);
+  EXPECT_EQ(backed->stats.start_remoteness, whole->stats.start_remoteness);
+  EXPECT_EQ(backed->stats.per_ply[6], whole->stats.per_ply[6]);
+  EXPECT_EQ(backed->stats.per_ply[7], 0u);
+
+  // A position missing from the frontier; positions of two layers.
+  BookEntries lacking = frontier;
+  lacking.keys.erase(lacking.keys.begin() + 100);
+  lacking.records.erase(lacking.records.begin() + 100);
+  const absl::Status missing = SolveFrom(game, lacking).status();
+  EXPECT_EQ(missing.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(missing.message().find("the frontier book lacks"),
+            std::string::npos)
+      << missing;
+  EXPECT_EQ(SolveFrom(game, Layers(game, whole->book(), 5, 6)).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
