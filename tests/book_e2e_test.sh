@@ -90,6 +90,12 @@ expect_contains "frontier plies" "by ply      1 5 25 95 345 1070 3230 0 0" "$out
 out=$("$VERIFY" --table="$TMP/upto6.mnk" --quiet 2>&1)
 expect_eq "frontier verify exit" 0 $?
 expect_contains "frontier verify" "785 stored records checked against their children" "$out"
+out=$("$VERIFY" --table="$TMP/upto6.mnk" --leaves=all --threads=2 --quiet 2>&1)
+expect_eq "frontier leaves exit" 0 $?
+expect_contains "frontier leaves" "leaves      1626 of 1626 leaves searched afresh (seed 1)" "$out"
+"$VERIFY" --table="$TMP/upto6.mnk" --leaves=some --quiet > /dev/null 2> "$TMP/err"
+expect_eq "bad leaves exit" 1 $?
+expect_contains "bad leaves" "--leaves=some: expected a number of leaves from 1 up, or all" "$(cat "$TMP/err")"
 out=$("$PLAY" --width=5 --height=4 --k=4 --gravity --book="$TMP/upto6.mnk" \
   --position=...../...../...../..X.. --json 2>&1)
 expect_contains "frontier answers" '"moves":[{"cell":15,"column":0,"value":"draw","remoteness":19},' "$out"

@@ -10,6 +10,12 @@
 //
 //   verify --table=/big/6x6.mnk --work-dir=/big/verify.work [--resume]
 //
+// A book's leaves (the entries whose moves it does not hold: the frontier
+// of `solve --frontier`) are searched afresh with --leaves, a random
+// sample or all:
+//
+//   verify --table=/tmp/7x6k4g-upto10.mnk --leaves=20000 --seed=1
+//
 // Exit status: 0 every record checks out; 1 bad command line; 3 the table is
 // missing, unreadable, not a regular file or corrupt (checksum, size,
 // header); 4 not enough memory; 5 records disagree with their children or
@@ -22,6 +28,7 @@
 #include <string>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/cli/cli.h"
@@ -31,10 +38,16 @@
 #include "rules/game/printable.h"
 #include "store/tier_flags.h"
 #include "table/table.h"
+#include "verify/leaves.h"
 #include "verify/verify.h"
 
 ABSL_FLAG(std::string, table, "", "the table file to check");
 ABSL_FLAG(bool, quiet, false, "no progress line on standard error");
+ABSL_FLAG(std::string, leaves, "",
+          "a book of a Connect-style game: also search this many of its "
+          "leaves (the entries whose moves it does not hold), drawn at "
+          "random, or all, each from an empty table, and compare");
+ABSL_FLAG(uint64_t, seed, 1, "with --leaves: the seed of the draw");
 
 namespace mnk {
 namespace {
@@ -81,6 +94,32 @@ absl::StatusOr<VerifyReport> CheckRecords(const Table& table, int threads,
                          [&](uint64_t n) { progress.AddResumed(n); });
 }
 
+// --leaves: nullopt without it, 0 for all, else the sample's size;
+// kInvalidArgument for anything else.
+absl::StatusOr<std::optional<uint64_t>> LeavesFlag() {
+  const std::string text = absl::GetFlag(FLAGS_leaves);
+  if (text.empty()) return std::nullopt;
+  if (text == "all") return uint64_t{0};
+  uint64_t n = 0;
+  if (absl::SimpleAtoi(text, &n) && n > 0) return n;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--leaves=", Printable(text),
+                   ": expected a number of leaves from 1 up, or all"));
+}
+
+// Step 2b (--leaves): a sample of a book's leaves, each searched afresh.
+absl::StatusOr<LeafReport> CheckLeafSample(const Table& table, int threads,
+                                           uint64_t sample) {
+  LeafCheckOptions options;
+  options.sample = sample;
+  options.seed = absl::GetFlag(FLAGS_seed);
+  options.threads = threads;
+  Progress progress(!absl::GetFlag(FLAGS_quiet),
+                    "verify " + table.game().spec().Name(), sample, "leaves");
+  progress.SetPhase("searching");
+  return CheckLeaves(table, options, [&](uint64_t n) { progress.Add(n); });
+}
+
 // A failed tiered check's exit status: its options or the work dir (the
 // table's damaged sections are errors of its report).
 int CheckFailed(const absl::Status& status) {
@@ -96,7 +135,7 @@ int CheckFailed(const absl::Status& status) {
 
 // Step 3: what was checked and what failed. Returns whether all passed.
 bool PrintReport(const Table& table, const VerifyReport& report,
-                 double seconds) {
+                 const std::optional<LeafReport>& leaves, double seconds) {
   // A compressed table stores no finished game: the rules decide those
   // while their parents are checked.
   const std::string terminal =
@@ -120,14 +159,26 @@ bool PrintReport(const Table& table, const VerifyReport& report,
   for (const std::string& e : report.first_errors) {
     std::printf("error       %s\n", e.c_str());
   }
-  const bool count_ok = report.reachable == table.reachable();
-  if (!count_ok) {
-    std::printf("error       the header's reachable count differs\n");
+  uint64_t errors = report.errors;
+  if (leaves.has_value()) {
+    std::printf(
+        "leaves      %llu of %llu leaves searched afresh (seed %llu), value "
+        "and remoteness compared with the book's\n",
+        static_cast<unsigned long long>(leaves->checked),
+        static_cast<unsigned long long>(leaves->leaves),
+        static_cast<unsigned long long>(absl::GetFlag(FLAGS_seed)));
+    for (const std::string& e : leaves->first_errors) {
+      std::printf("error       %s\n", e.c_str());
+    }
+    errors += leaves->errors;
   }
-  const bool ok = report.errors == 0 && count_ok;
+  if (report.reachable != table.reachable()) {
+    std::printf("error       the header's reachable count differs\n");
+    ++errors;
+  }
+  const bool ok = errors == 0;
   std::printf("result      %s, %llu errors, %.2f s\n", ok ? "ok" : "FAILED",
-              static_cast<unsigned long long>(report.errors + !count_ok),
-              seconds);
+              static_cast<unsigned long long>(errors), seconds);
   return ok;
 }
 
@@ -140,16 +191,28 @@ int Main() {
   const std::string work_dir = WorkDirFromFlag();
   absl::StatusOr<TierFlags> tiers = TierFlagsFromFlags(work_dir);
   if (!tiers.ok()) return Fail(kExitUsage, tiers.status());
+  absl::StatusOr<std::optional<uint64_t>> sample = LeavesFlag();
+  if (!sample.ok()) return Fail(kExitUsage, sample.status());
   absl::StatusOr<Table> table = LoadChecked(path);
   if (!table.ok()) return Fail(TableExit(table.status()), table.status());
   if (!Flushed()) return OutputFailed("the report");
   const absl::StatusOr<VerifyReport> report =
       CheckRecords(*table, *threads, work_dir, *tiers);
   if (!report.ok()) return CheckFailed(report.status());
+  std::optional<LeafReport> leaves;
+  if (sample->has_value()) {
+    absl::StatusOr<LeafReport> checked =
+        CheckLeafSample(*table, *threads, **sample);
+    if (absl::IsResourceExhausted(checked.status())) {
+      return Fail(kExitMemory, checked.status());
+    }
+    if (!checked.ok()) return Fail(kExitUsage, checked.status());
+    leaves = *std::move(checked);
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  const bool ok = PrintReport(*table, *report, seconds);
+  const bool ok = PrintReport(*table, *report, leaves, seconds);
   if (!Flushed()) return OutputFailed("the report");
   return ok ? kExitOk : kExitDisagree;
 }
@@ -161,7 +224,8 @@ int main(int argc, char** argv) {
   if (std::optional<int> done = mnk::StartTool(
           "verify",
           "re-checks a table file, every record against its children.\n"
-          "  verify --table=FILE [--threads=T] [--quiet]\n"
+          "  verify --table=FILE [--threads=T] [--quiet] [--leaves=N|all "
+          "[--seed=S]]\n"
           "  verify --table=FILE --work-dir=DIR [--tier-indices=N] "
           "[--resume]",
           argc, argv)) {
