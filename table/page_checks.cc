@@ -7,6 +7,9 @@
 
 namespace mnk {
 uint32_t Crc32(uint32_t crc, const void* data, uint64_t size) {
+  // zlib takes a null buffer as a request for the initial value, 0: an
+  // empty vector's data() must leave the checksum as it is.
+  if (size == 0) return crc;
   return crc32_z(crc, static_cast<const Bytef*>(data), size);
 }
 

@@ -20,6 +20,13 @@ std::string File(uint64_t data_bytes) {
   return file;
 }
 
+TEST(PageChecksTest, NoBytesLeaveTheChecksum) {
+  const uint32_t abc = Crc32(0, "abc", 3);
+  EXPECT_EQ(abc, 0x352441c2u);             // CRC-32 of "abc"
+  EXPECT_EQ(Crc32(abc, nullptr, 0), abc);  // as an empty vector's data()
+  EXPECT_EQ(Crc32(abc, "", 0), abc);
+}
+
 TEST(PageChecksTest, TrailerHasFourBytesAPage) {
   EXPECT_EQ(PageChecksumBytes(0), 0u);
   EXPECT_EQ(PageChecksumBytes(1), 4u);
