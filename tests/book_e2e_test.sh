@@ -3,7 +3,8 @@
 # (mpirun -np 3 book_mpi, on loopback) is the same file; a run resumed by a
 # different number of ranks reads every rank's log and solves only the rest;
 # a book seeded by a shallower one is the same file; a layer of every
-# position backs up the plies before it (solve --frontier); and the errors
+# position backs up the plies before it (solve --frontier); books merge
+# into one (book --merge); and the errors
 # of a shared run (no work dir, a book rank 0 cannot write) and of a bad seed.
 set -u
 BOOK="$TEST_SRCDIR/mnk/search/book/book"
@@ -110,6 +111,26 @@ expect_contains "frontier of lines" "expected one layer (book --every_position)"
 "$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=book \
   --frontier="$TMP/upto6.mnk" --quiet > /dev/null 2> "$TMP/err"
 expect_eq "frontier of a solve exit" 1 $?
+
+# --- The frontier's table and the lines to ply 8 merged into one book:
+# every position of either, which verify checks as any book; books that
+# are not of one game are refused; an empty book is a valid file.
+out=$("$BOOK" --merge="$TMP/upto6.mnk,$TMP/plain8.mnk" --out="$TMP/merged.mnk" 2>&1)
+expect_eq "merge exit" 0 $?
+expect_contains "merge" "book of 5,4,4 gravity: 5546 positions merged from 2 books" "$out"
+out=$("$VERIFY" --table="$TMP/merged.mnk" --quiet 2>&1)
+expect_eq "merged verify exit" 0 $?
+"$BOOK" --merge="$TMP/upto6.mnk" --out="$TMP/x.mnk" > /dev/null 2> "$TMP/err"
+expect_eq "merge of one exit" 1 $?
+expect_contains "merge of one" "--merge expects two books or more" "$(cat "$TMP/err")"
+"$BOOK" --width=4 --height=4 --k=4 --plies=16 --every_position --quiet \
+  --out="$TMP/empty.mnk" > /dev/null
+expect_eq "empty layer exit" 0 $?
+"$VERIFY" --table="$TMP/empty.mnk" --quiet > /dev/null 2>&1
+expect_eq "empty book verify exit" 0 $?
+"$BOOK" --merge="$TMP/upto6.mnk,$TMP/empty.mnk" --out="$TMP/x.mnk" > /dev/null 2> "$TMP/err"
+expect_eq "merge of two games exit" 1 $?
+expect_contains "merge of two games" "is a table for 4,4,4 gravity, not for the game asked for, 5,4,4 gravity" "$(cat "$TMP/err")"
 
 # --- Errors.
 mpirun --oversubscribe -np 2 "$BOOK_MPI" "${C5x4[@]}" --out="$TMP/x.mnk" \

@@ -16,6 +16,7 @@
 #include "base/cli/work_dir_flag.h"
 #include "rules/game/printable.h"
 #include "search/book/book.h"
+#include "search/book/merge.h"
 #include "search/connect.h"
 #include "store/write.h"
 #include "table/table.h"
@@ -29,6 +30,9 @@ ABSL_FLAG(bool, quiet, false, "no progress lines on standard error");
 ABSL_FLAG(std::string, seed, "",
           "a book of the same game whose entries are taken as solved (a "
           "deeper book starting from a shallower one); checked first");
+ABSL_FLAG(std::vector<std::string>, merge, {},
+          "books to merge into --out, with no search (A,B,...): every "
+          "position any of them holds; they must agree where they overlap");
 
 namespace mnk {
 namespace {
@@ -79,6 +83,44 @@ int LoadSeed(const GameSpec& spec, std::optional<Table>* seed) {
   return kExitOk;
 }
 
+// book --merge: the books it names, each checked whole, merged into `out`.
+int Merge(const std::string& out) {
+  std::vector<std::string> paths, names;
+  for (const std::string& path : absl::GetFlag(FLAGS_merge)) {
+    paths.push_back(UserPath(path));
+    names.push_back(Printable(paths.back()));
+  }
+  if (paths.size() < 2) {
+    return Fail(kExitUsage, "--merge expects two books or more: --merge=A,B");
+  }
+  std::vector<Table> books;
+  for (const std::string& path : paths) {
+    absl::StatusOr<Table> table = Table::Load(path);
+    if (!table.ok()) return Fail(kExitTable, table.status());
+    if (absl::Status s = table->CheckAll(); !s.ok()) {
+      return Fail(kExitTable, s);
+    }
+    books.push_back(*std::move(table));
+  }
+  std::vector<const Table*> pointers;
+  for (const Table& book : books) pointers.push_back(&book);
+  absl::StatusOr<BookEntries> merged = MergeBooks(pointers, names);
+  if (!merged.ok()) {
+    return Fail(absl::IsDataLoss(merged.status()) ? kExitTable : kExitUsage,
+                merged.status());
+  }
+  const GameSpec& spec = books[0].game().spec();
+  if (absl::Status s = WriteBookTable(out, spec, *merged); !s.ok()) {
+    return Fail(kExitOutput, s);
+  }
+  std::printf(
+      "book of %s: %zu positions merged from %zu books, written to "
+      "%s\n",
+      spec.Name().c_str(), merged->keys.size(), books.size(),
+      Printable(out).c_str());
+  return std::fflush(stdout) == 0 ? kExitOk : OutputFailed();
+}
+
 int Main(Cluster& cluster) {
   const Clock::time_point start = Clock::now();
   const std::string out = UserPath(absl::GetFlag(FLAGS_out));
@@ -87,6 +129,14 @@ int Main(Cluster& cluster) {
   if (absl::Status s = writes ? CheckTableTarget(out) : absl::OkStatus();
       !s.ok()) {
     return Fail(kExitOutput, s);
+  }
+  if (!absl::GetFlag(FLAGS_merge).empty()) {
+    if (cluster.size() > 1) {
+      return Fail(kExitUsage,
+                  "--merge is for one process: run book, not "
+                  "book_mpi");
+    }
+    return Merge(out);
   }
   absl::StatusOr<int> threads = ThreadsFromFlag(kMaxThreads);
   if (!threads.ok()) return Fail(kExitUsage, threads.status());
@@ -174,7 +224,8 @@ int RunBook(int argc, char** argv, Cluster& cluster) {
           "say otherwise).\n"
           "  book [--width=7 --height=6 --k=4] --plies=P [--every_position] "
           "--out=FILE [--work_dir=DIR]\n"
-          "       [--search_memory=1G] [--threads=T]",
+          "       [--search_memory=1G] [--threads=T]\n"
+          "  book --merge=A,B,... --out=FILE",
           argc, argv)) {
     return *done;
   }
