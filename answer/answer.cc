@@ -177,6 +177,12 @@ absl::StatusOr<std::vector<Analysis>> AnswerSource::AnswerAll(
   return answers;
 }
 
+uint64_t AnswerSource::searched_nodes() const {
+  uint64_t nodes = 0;
+  for (const auto& search : searches_) nodes += search->nodes();
+  return nodes;
+}
+
 const Game& AnswerSource::game() const {
   return table_ != nullptr ? table_->game() : searches_.front()->game();
 }
@@ -211,7 +217,7 @@ absl::StatusOr<std::unique_ptr<AnswerSource>> AnswerSource::Open(
     }
     if (!options.book.empty()) {
       return absl::InvalidArgumentError(
-          "--book applies to a game played by search, not from a table");
+          "a book applies to a game played by search, not from a table");
     }
     source->table_ = std::make_unique<Table>(*std::move(table));
     source->origin_ = options.table;
@@ -229,7 +235,7 @@ absl::StatusOr<std::unique_ptr<AnswerSource>> AnswerSource::Open(
   if (*builtin != nullptr) {
     if (!options.book.empty()) {
       return absl::InvalidArgumentError(
-          "--book applies to a game played by search, not from a table");
+          "a book applies to a game played by search, not from a table");
     }
     source->table_ = *std::move(builtin);
     source->origin_ = "built-in";

@@ -111,16 +111,21 @@ class Mnk {
   }
 
   // A game of the family: its built-in table, or, on a Connect-style board
-  // too big for one, the exact search after the built-in opening book
-  // (searchMemory bytes for its transposition table). Throws an Error
-  // saying why for a game it cannot answer.
+  // too big for one, the exact search after an opening book: `book`'s bytes
+  // (as openTable takes them: a book file, as the `book` tool or `solve
+  // --layout=book` writes it), else the built-in one; searchMemory bytes for
+  // the search's transposition table. Throws an Error saying why for a game
+  // it cannot answer or a book that is not one of its game.
   openGame({width, height, k, gravity = false, misere = false} = {},
-           {searchMemory = 16 * 2 ** 20} = {}) {
+           {searchMemory = 16 * 2 ** 20, book} = {}) {
     const size = 2 ** 31 - 1;  // what the module's int holds
-    return this.open_(whole('width', width, 1, size),
-                      whole('height', height, 1, size), whole('k', k, 1, size),
-                      flag('gravity', gravity), flag('misere', misere), '',
-                      whole('searchMemory', searchMemory, 1));
+    const spec = [whole('width', width, 1, size),
+                  whole('height', height, 1, size), whole('k', k, 1, size),
+                  flag('gravity', gravity), flag('misere', misere)];
+    const memory = whole('searchMemory', searchMemory, 1);
+    if (book === undefined) return this.open_(...spec, '', memory, '');
+    return this.withFile_('book', book,
+                          (path) => this.open_(...spec, '', memory, path));
   }
 
   // A table file's bytes (a Uint8Array, another typed array or DataView,
@@ -128,27 +133,36 @@ class Mnk {
   // module's memory (the bytes given are not kept). Throws an Error for
   // bytes that are not a whole, intact table.
   openTable(bytes) {
+    return this.withFile_('openTable', bytes,
+                          (path) => this.open_(0, 0, 0, false, false, path, 0,
+                                               ''));
+  }
+
+  // open(path) on `bytes` written to a file of the module's file system,
+  // removed once the module has read it whole; a TypeError naming `name`
+  // for anything but bytes.
+  withFile_(name, bytes, open) {
     const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes)
         : ArrayBuffer.isView(bytes)
         ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
         : null;
     if (view === null) {
-      throw failure(TypeError, `openTable: ${Object.prototype.toString.call(
+      throw failure(TypeError, `${name}: ${Object.prototype.toString.call(
           bytes)} is not a table's bytes: expected a Uint8Array or an ` +
           'ArrayBuffer');
     }
     const path = `/table-${++this.tables}.mnk`;
     this.core.FS.writeFile(path, view);
     try {
-      return this.open_(0, 0, 0, false, false, path, 0);
+      return open(path);
     } finally {
-      this.core.FS.unlink(path);  // the module read it whole
+      this.core.FS.unlink(path);
     }
   }
 
-  open_(width, height, k, gravity, misere, path, searchMemory) {
+  open_(width, height, k, gravity, misere, path, searchMemory, bookPath) {
     const game = new this.core.Game(width, height, k, gravity, misere, path,
-                                    searchMemory);
+                                    searchMemory, bookPath);
     const error = game.error();
     if (error !== '') {
       game.delete();

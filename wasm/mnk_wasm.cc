@@ -36,11 +36,15 @@ class WasmGame {
   // The answers of the game width x height, k in a row (its built-in
   // table, or the search after the built-in book), or, when `table_path`
   // names a file of the module's file system, of that table's game; a
-  // search's transposition table takes `search_memory` bytes.
+  // search's transposition table takes `search_memory` bytes, after the book
+  // `book_path` names (a file of the module's file system; empty: the
+  // built-in one).
   WasmGame(int width, int height, int k, bool gravity, bool misere,
-           const std::string& table_path, double search_memory) {
+           const std::string& table_path, double search_memory,
+           const std::string& book_path) {
     SourceOptions options;
     options.table = table_path;
+    options.book = book_path;
     options.placement = Table::Placement::kInMemory;
     options.search_memory = static_cast<uint64_t>(search_memory);
     options.search_memory_name = "searchMemory";
@@ -225,7 +229,8 @@ EMSCRIPTEN_BINDINGS(mnk) {
   emscripten::function(
       "version", +[] { return std::string(mnk::kVersion); });
   emscripten::class_<mnk::WasmGame>("Game")
-      .constructor<int, int, int, bool, bool, const std::string&, double>()
+      .constructor<int, int, int, bool, bool, const std::string&, double,
+                   const std::string&>()
       .function("error", &mnk::WasmGame::error)
       .function("title", &mnk::WasmGame::title)
       .function("answer", &mnk::WasmGame::answer)

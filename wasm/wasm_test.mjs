@@ -209,6 +209,33 @@ assert.equal(mnk.core.HEAP8.buffer.byteLength, heapAfter100,
 console.log(`2,000 tables opened and closed: ${tableFiles().length} files ` +
             `left, memory ${heapAfter100 / 2 ** 20} MiB throughout`);
 
+// A book given as bytes: 5x4's empty board and a move of it answered from
+// it alone (no search: not one node), as play --book answers them; without
+// it, the search needs more than one node. A book of another game, a table
+// given as a book and a book of a game with a table are refused.
+const book5x4 = fs.readFileSync(`${dir}/5x4k4g-book.mnk`);
+const spec5x4 = {width: 5, height: 4, k: 4, gravity: true};
+const c5x4 = mnk.openGame(spec5x4, {book: book5x4});
+lines('c5x4.txt').forEach((position, i) => assert.equal(
+    JSON.stringify(c5x4.analyse(position, {maxNodes: 1})),
+    lines('c5x4.native')[i], `5x4 ${position} from the book`));
+c5x4.close();
+assert.throws(() => mnk.openGame(spec5x4).analyse(lines('c5x4.txt')[0],
+                                                  {maxNodes: 1}),
+              {code: 'RESOURCE_EXHAUSTED'});
+assert.throws(() => mnk.openGame({width: 6, height: 4, k: 4, gravity: true},
+                                 {book: book5x4}),
+              {message: new RegExp('is a table for 5,4,4 gravity, not for ' +
+                                   'the game asked for, 6,4,4 gravity')});
+assert.throws(() => mnk.openGame({width: 4, height: 4, k: 4, gravity: true},
+                                 {book: book5x4}),
+              {message: /a book applies to a game played by search/});
+assert.throws(() => mnk.openGame(spec5x4, {book: 'a path'}),
+              {name: 'TypeError', code: 'INVALID_ARGUMENT',
+               message: /^book: .* expected a Uint8Array/});
+assert.deepEqual(tableFiles(), []);
+console.log('5x4: answered from a book given as bytes');
+
 assert.throws(() => mnk.openGame({width: 5, height: 5, k: 4}),
               {message: 'no built-in table for 5,5,4: the `solve` tool ' +
                '(`solve --width=5 --height=5 --k=4 --out=FILE`) or Python\'s ' +

@@ -2,7 +2,8 @@
 # The WebAssembly module (wasm/mnk.mjs) against the native `play`, under
 # node: every reachable tic-tac-toe position, 2,000 of Connect-style 4x4
 # (built in), the same 4x4 table opened from its bytes, Connect Four 7x6
-# from the book and by search (its progress and its node budget), bad
+# from the book and by search (its progress and its node budget), 5x4
+# after a book given as bytes, bad
 # positions, the errors of bad games and tables, and the list of built-in
 # games (wasm_test.mjs).
 set -euo pipefail
@@ -30,6 +31,14 @@ player/play --batch --json --width=4 --height=4 --k=4 --gravity \
   < "$out/c4x4.txt" > "$out/c4x4.native"
 player/play --batch --json --width=7 --height=6 --k=4 --gravity \
   < "$out/c7x6.txt" > "$out/c7x6.native"
+# A book of Connect-style 5x4 (which has no built-in table or book), opened
+# from its bytes.
+search/book/book --width=5 --height=4 --k=4 --gravity --plies=4 --quiet \
+  --threads=1 --out="$out/5x4k4g-book.mnk" > /dev/null
+printf '%s\n' "...../...../...../....." "...../...../...../..X.." \
+  > "$out/c5x4.txt"
+player/play --batch --json --width=5 --height=4 --k=4 --gravity \
+  --book="$out/5x4k4g-book.mnk" < "$out/c5x4.txt" > "$out/c5x4.native"
 # Runfiles are symbolic links: the modules import each other where they
 # are linked, not where their sources are.
 exec node --preserve-symlinks --preserve-symlinks-main wasm/wasm_test.mjs \

@@ -127,7 +127,11 @@ export interface TreeNode {
 export interface Mnk {
   readonly version: string;
   games(): GameInfo[];
-  openGame(game: GameSpec, options?: {searchMemory?: number}): Game;
+  /** `book`: an opening book's bytes, searched after (else the built-in
+   * one). */
+  openGame(game: GameSpec,
+           options?: {searchMemory?: number,
+                      book?: ArrayBuffer | ArrayBufferView}): Game;
   openTable(bytes: ArrayBuffer | ArrayBufferView): Game;
 }
 
