@@ -98,6 +98,10 @@ class AnswerSource {
   const Table* table() const { return table_.get(); }
   const Table* book() const { return book_.get(); }
   bool searched() const { return !searches_.empty(); }
+  // The positions its searches have visited in all (0 for a table): how a
+  // test tells an answer by lookup from one that searched. Read while no
+  // answer is under way.
+  uint64_t searched_nodes() const;
   // "built-in", a table file's path, or "search".
   const std::string& origin() const { return origin_; }
 

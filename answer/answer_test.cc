@@ -43,6 +43,9 @@ TEST(AnswerSourceTest, ConnectFourBySearchAfterTheBuiltInBook) {
   EXPECT_EQ(start->record.value, Value::kWin);
   EXPECT_EQ(start->record.remoteness, 41);
   EXPECT_EQ(start->record.best_move, 38);  // the centre column, bottom row
+  // Every move's answer by lookup alone: not one position searched.
+  ASSERT_EQ(source->Answer(empty)->moves.size(), 7u);
+  EXPECT_EQ(source->searched_nodes(), 0u);
   // Off the book: two answers at once, a search each.
   const std::string late = "......./......./...O.../..XX.O./.OOXXX./OXXOOXO";
   EXPECT_TRUE(source->NeedsSearch(*source->game().Parse(late)));
@@ -54,6 +57,7 @@ TEST(AnswerSourceTest, ConnectFourBySearchAfterTheBuiltInBook) {
   }
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(best, (std::vector<int>{16, 16}));
+  EXPECT_GT(source->searched_nodes(), 0u);
 }
 
 TEST(AnswerSourceTest, FailuresSayWhy) {
