@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iostream>
 #include <optional>
 #include <random>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "base/cli/game_flags.h"
 #include "base/cli/threads_flag.h"
 #include "rules/game/game.h"
+#include "rules/game/moves.h"
 #include "search/connect.h"
 
 ABSL_FLAG(std::vector<std::string>, plies,
@@ -48,6 +50,14 @@ ABSL_FLAG(bool, sequences, false,
           "print each position as its moves (columns from 1, as Pons' and "
           "Steininger's solvers read them), its value, positions and time; "
           "with --list, its moves alone");
+ABSL_FLAG(bool, stdin, false,
+          "solve the positions read from standard input instead, one a line "
+          "as their moves (columns from 1), each from an empty table, and "
+          "print each one's --sequences line as soon as it is solved (for a "
+          "driver that takes turns with another solver)");
+ABSL_FLAG(bool, keep_table, false,
+          "with --stdin: keep the transposition table from one position to "
+          "the next (as book does), rather than empty it before each");
 
 namespace mnk {
 namespace {
@@ -136,6 +146,47 @@ void ListPositions(const Game& game) {
   }
 }
 
+// One position solved from an empty table: its result, the positions
+// searched and the seconds taken.
+struct Solved {
+  SearchResult result;
+  uint64_t nodes;
+  double seconds;
+};
+
+Solved SolveFresh(ConnectSearch& search, const Position& p) {
+  if (!absl::GetFlag(FLAGS_keep_table)) search.Clear();
+  const uint64_t before = search.nodes();
+  const Clock::time_point start = Clock::now();
+  const SearchResult r = absl::GetFlag(FLAGS_every_move)
+                             ? search.Analyze(p).result
+                             : search.Solve(p);
+  return {r, search.nodes() - before,
+          std::chrono::duration<double>(Clock::now() - start).count()};
+}
+
+// The --sequences line of a position: its moves, value and remoteness,
+// positions searched and seconds.
+void PrintSequence(const std::string& moves, const Solved& solved) {
+  std::printf("%s %s in %d, %llu positions, %.4f s\n", moves.c_str(),
+              std::string(ValueName(solved.result.value)).c_str(),
+              solved.result.remoteness,
+              static_cast<unsigned long long>(solved.nodes), solved.seconds);
+}
+
+// --stdin: each position read, solved and printed in turn; 1 at the first
+// line that is not a position's moves.
+int SolveStdin(const Game& game, ConnectSearch& search) {
+  std::string moves;
+  while (std::getline(std::cin, moves)) {
+    absl::StatusOr<Position> p = FromMoves(game, moves, Notation::kDigits);
+    if (!p.ok()) return Fail(kExitUsage, p.status());
+    PrintSequence(moves, SolveFresh(search, *p));
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 int Run() {
   absl::StatusOr<Game> created = GameFromFlags({7, 6, 4, /*gravity=*/true});
   if (!created.ok()) return Fail(kExitUsage, created.status());
@@ -151,6 +202,7 @@ int Run() {
   options.threads = *threads;
   auto search = ConnectSearch::Create(game, options);
   if (!search.ok()) return Fail(kExitUsage, search.status());
+  if (absl::GetFlag(FLAGS_stdin)) return SolveStdin(game, **search);
   std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
   std::printf("%s, table 2^%d entries, %d thread(s)\n",
               game.spec().Name().c_str(), absl::GetFlag(FLAGS_table_bits),
@@ -163,23 +215,11 @@ int Run() {
     for (int i = 0; i < absl::GetFlag(FLAGS_positions); ++i) {
       std::string moves;
       const Position p = RandomPosition(game, ply, rng, &moves);
-      (*search)->Clear();
-      const uint64_t before = (*search)->nodes();
-      const Clock::time_point start = Clock::now();
-      const SearchResult r = absl::GetFlag(FLAGS_every_move)
-                                 ? (*search)->Analyze(p).result
-                                 : (*search)->Solve(p);
-      const double s =
-          std::chrono::duration<double>(Clock::now() - start).count();
-      if (absl::GetFlag(FLAGS_sequences)) {
-        std::printf(
-            "%s %s in %d, %llu positions, %.4f s\n", moves.c_str(),
-            std::string(ValueName(r.value)).c_str(), r.remoteness,
-            static_cast<unsigned long long>((*search)->nodes() - before), s);
-      }
-      seconds.push_back(s);
-      total += s;
-      nodes += (*search)->nodes() - before;
+      const Solved solved = SolveFresh(**search, p);
+      if (absl::GetFlag(FLAGS_sequences)) PrintSequence(moves, solved);
+      seconds.push_back(solved.seconds);
+      total += solved.seconds;
+      nodes += solved.nodes;
     }
     std::printf(
         "ply %2d: %zu positions, median %.4f s, p90 %.4f s, max %.4f s, "
