@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,6 +84,42 @@ int LoadSeed(const GameSpec& spec, std::optional<Table>* seed) {
   return kExitOk;
 }
 
+// The progress lines on standard error: a line a ply, or, for every
+// position of a layer, one every 10 seconds with the time left at the rate
+// so far.
+std::function<void(const BookProgress&)> ProgressPrinter(
+    Clock::time_point start, bool every_position) {
+  return [start, every_position,
+          last_line = Clock::time_point{}](const BookProgress& p) mutable {
+    const Clock::time_point now = Clock::now();
+    const double seconds = std::chrono::duration<double>(now - start).count();
+    if (every_position) {
+      if (p.solved != 0 && p.solved != p.to_solve &&
+          now - last_line < std::chrono::seconds(10)) {
+        return;
+      }
+      last_line = now;
+      const double left =
+          p.solved == 0 ? 0 : seconds * (p.to_solve - p.solved) / p.solved;
+      std::fprintf(stderr,
+                   "book: every position of %d stones: %llu of %llu solved "
+                   "here (%llu from the log), %.2f a second, %.1f s, %.2f h "
+                   "left\n",
+                   p.ply, static_cast<unsigned long long>(p.solved),
+                   static_cast<unsigned long long>(p.to_solve),
+                   static_cast<unsigned long long>(p.from_log),
+                   p.solved / std::max(seconds, 1e-9), seconds, left / 3600);
+      return;
+    }
+    std::fprintf(stderr,
+                 "book: ply %d: %llu to solve here, %llu solved in this "
+                 "run, %llu from the log, %.1f s\n",
+                 p.ply, static_cast<unsigned long long>(p.to_solve),
+                 static_cast<unsigned long long>(p.solved),
+                 static_cast<unsigned long long>(p.from_log), seconds);
+  };
+}
+
 // book --merge: the books it names, each checked whole, merged into `out`.
 int Merge(const std::string& out) {
   std::vector<std::string> paths, names;
@@ -156,38 +193,8 @@ int Main(Cluster& cluster) {
   options.work_dir = WorkDirFromFlag();
   options.cluster = &cluster;
   options.every_position = absl::GetFlag(FLAGS_every_position);
-  Clock::time_point last_line{};
   if (!absl::GetFlag(FLAGS_quiet) && writes) {
-    options.progress = [&](const BookProgress& p) {
-      // Every position: a line every 10 seconds and the time left at the
-      // rate so far.
-      const Clock::time_point now = Clock::now();
-      const double seconds = std::chrono::duration<double>(now - start).count();
-      if (options.every_position) {
-        if (p.solved != 0 && p.solved != p.to_solve &&
-            now - last_line < std::chrono::seconds(10)) {
-          return;
-        }
-        last_line = now;
-        const double left =
-            p.solved == 0 ? 0 : seconds * (p.to_solve - p.solved) / p.solved;
-        std::fprintf(stderr,
-                     "book: every position of %d stones: %llu of %llu solved "
-                     "here (%llu from the log), %.2f a second, %.1f s, %.2f h "
-                     "left\n",
-                     p.ply, static_cast<unsigned long long>(p.solved),
-                     static_cast<unsigned long long>(p.to_solve),
-                     static_cast<unsigned long long>(p.from_log),
-                     p.solved / std::max(seconds, 1e-9), seconds, left / 3600);
-        return;
-      }
-      std::fprintf(stderr,
-                   "book: ply %d: %llu to solve here, %llu solved in this "
-                   "run, %llu from the log, %.1f s\n",
-                   p.ply, static_cast<unsigned long long>(p.to_solve),
-                   static_cast<unsigned long long>(p.solved),
-                   static_cast<unsigned long long>(p.from_log), seconds);
-    };
+    options.progress = ProgressPrinter(start, options.every_position);
   }
   absl::StatusOr<BookEntries> book = BuildBook(pointers, options);
   if (!book.ok()) {
