@@ -292,6 +292,19 @@ absl::Status AnswerSource::OpenSearch(const GameSpec& spec,
                      (*book)->layout_name(), " layout, not a book"));
   }
   book_ = *std::move(book);
+  if (book_ != nullptr && book_->book() != nullptr) {
+    // The book's positions are not searched again, at the root or as its
+    // moves (a position the book holds without all of its moves).
+    const BookReader* reader = book_->book();
+    for (const std::unique_ptr<ConnectSearch>& search : searches_) {
+      search->set_known(
+          [reader](const Position& p) -> std::optional<SearchResult> {
+            const std::optional<BookEntry> e = reader->Find(p);
+            if (!e.has_value()) return std::nullopt;
+            return SearchResult{e->value, e->remoteness};
+          });
+    }
+  }
   max_nodes_ = options.max_nodes;
   origin_ = "search";
   return absl::OkStatus();

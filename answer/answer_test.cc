@@ -1,12 +1,15 @@
 #include "answer/answer.h"
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
+#include "rules/index/index.h"
+#include "table/readers.h"
 
 namespace mnk {
 namespace {
@@ -58,6 +61,34 @@ TEST(AnswerSourceTest, ConnectFourBySearchAfterTheBuiltInBook) {
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(best, (std::vector<int>{16, 16}));
   EXPECT_GT(source->searched_nodes(), 0u);
+}
+
+// A position the book holds without all of its moves (its last ply): the
+// search takes the book's result for it and searches only its moves.
+TEST(AnswerSourceTest, TheBookAnswersItsPositionsBesideTheSearch) {
+  SourceOptions options;
+  options.search_memory = 16 << 20;
+  const auto source = *AnswerSource::Open(GameSpec{7, 6, 4, true}, options);
+  const BookReader& book = *source->book()->book();
+  const PositionIndex index(source->game());
+  std::optional<Position> edge;
+  for (uint64_t i = 0; i < book.size() && !edge.has_value(); ++i) {
+    const Position p = index.At(book.Key(i));
+    if (p.stones() == 12 && source->NeedsSearch(p)) edge = p;
+  }
+  ASSERT_TRUE(edge.has_value());
+  options.builtin = false;
+  const auto plain = *AnswerSource::Open(GameSpec{7, 6, 4, true}, options);
+  const absl::StatusOr<Analysis> want =
+      plain->Answer(*edge, {}, {}, Need::kBestMove);
+  const absl::StatusOr<Analysis> got =
+      source->Answer(*edge, {}, {}, Need::kBestMove);
+  ASSERT_TRUE(want.ok() && got.ok());
+  EXPECT_EQ(got->record, want->record);
+  EXPECT_EQ(got->record.value, book.Find(*edge)->value);
+  EXPECT_EQ(got->record.remoteness, book.Find(*edge)->remoteness);
+  // The root's score is the book's: only the moves were searched.
+  EXPECT_LT(source->searched_nodes(), plain->searched_nodes());
 }
 
 TEST(AnswerSourceTest, FailuresSayWhy) {

@@ -48,6 +48,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/numeric/bits.h"
@@ -148,6 +149,14 @@ class ConnectSearch {
 
   const Game& game() const { return game_; }
 
+  // Exact results known without a search (an opening book's): the result
+  // of a position, or nullopt. Solve, and the root of Analyze and BestMove
+  // and its moves, take a known result instead of searching; the tree
+  // below them never asks. `known` must be thread-safe and outlive the
+  // search; empty: none known.
+  using Known = std::function<std::optional<SearchResult>(const Position&)>;
+  void set_known(Known known) { known_ = std::move(known); }
+
   // The exact value and remoteness of a valid position (Game::Validate).
   SearchResult Solve(const Position& p);
   // Solve for each legal move, and the policy's choice among them.
@@ -206,6 +215,13 @@ class ConnectSearch {
   int ScoreToRemoteness(int score, int moves) const;
   // A score's value and remoteness, with `moves` stones on the board.
   SearchResult ResultOf(int score, int moves) const;
+  // The score of a result, with `moves` stones on the board (ResultOf's
+  // inverse).
+  int ScoreOf(SearchResult result, int moves) const;
+  // The known result of `p`, if any (known_).
+  std::optional<SearchResult> KnownResult(const Position& p) const {
+    return known_ ? known_(p) : std::nullopt;
+  }
   // True when the score of `child` (any valid position, over or not) for
   // its side to move is at most `bound`: one null-window search.
   bool ScoreAtMost(const Position& child, int bound);
@@ -278,6 +294,7 @@ class ConnectSearch {
   static constexpr int kBusyBits = 16;
   static constexpr uint64_t kBusySlots = uint64_t{1} << kBusyBits;
   std::unique_ptr<std::atomic<uint16_t>[]> busy_;
+  Known known_;
   Worker main_;                // the calling thread's search
   uint64_t helper_nodes_ = 0;  // positions searched by the helper threads
 };

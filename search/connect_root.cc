@@ -56,8 +56,17 @@ SearchResult ConnectSearch::ResultOf(int score, int moves) const {
   return {value, ScoreToRemoteness(score, moves)};
 }
 
+int ConnectSearch::ScoreOf(SearchResult result, int moves) const {
+  if (result.value == Value::kDraw) return 0;
+  // ScoreToRemoteness: the winner's last stone is the m-th, m = cells + 2
+  // - 2 |score| or one less.
+  const int magnitude = (cells_ + 2 - (moves + result.remoteness)) / 2;
+  return result.value == Value::kWin ? magnitude : -magnitude;
+}
+
 SearchResult ConnectSearch::Solve(const Position& p) {
   if (const std::optional<Value> end = game_.Primitive(p)) return {*end, 0};
+  if (const std::optional<SearchResult> known = KnownResult(p)) return *known;
   const Bits b = board_.ToBits(p);
   return ResultOf(SolveScore(b), b.moves);
 }
@@ -98,6 +107,9 @@ bool ConnectSearch::ScoreAtMost(const Position& child, int bound) {
     const int score =
         *end == Value::kDraw ? 0 : -(cells_ + 2 - child.stones()) / 2;
     return score <= bound;
+  }
+  if (const std::optional<SearchResult> known = KnownResult(child)) {
+    return ScoreOf(*known, child.stones()) <= bound;
   }
   const Bits b = board_.ToBits(child);
   if (board_.CanWinNext(b)) return (cells_ + 1 - b.moves) / 2 <= bound;
@@ -150,7 +162,8 @@ MoveAnalysis ConnectSearch::BestMove(
     return a;
   }
   const Bits b = board_.ToBits(p);
-  const int score = SolveScore(b);
+  const std::optional<SearchResult> known = KnownResult(p);
+  const int score = known ? ScoreOf(*known, b.moves) : SolveScore(b);
   if (main_.stopped) return a;
   a.result = ResultOf(score, b.moves);
   // Every child scores at least -score for its mover; the best reach it.

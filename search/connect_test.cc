@@ -4,6 +4,7 @@
 #include "search/connect.h"
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -191,6 +192,54 @@ TEST(ConnectSearchTest, TwoThreadsAnswerAsOne) {
     }
   }
   EXPECT_GE(stops, 5);  // the budget did stop searches on two threads
+}
+
+// Known results (a book's) are taken, not searched: by Solve, by Analyze
+// for its moves, and by BestMove for the root and its moves; the score a
+// result stands for round-trips through every value and remoteness.
+TEST(ConnectSearchTest, TakesKnownResultsWithoutSearching) {
+  const Game game = *Game::Create({7, 6, 4, true});
+  std::mt19937_64 rng(5);
+  std::unique_ptr<ConnectSearch> plain = MakeSearch(game.spec(), 20);
+  std::unique_ptr<ConnectSearch> hooked = MakeSearch(game.spec(), 20);
+  absl::flat_hash_map<Position, SearchResult> known;
+  hooked->set_known([&](const Position& p) -> std::optional<SearchResult> {
+    const auto it = known.find(p);
+    if (it == known.end()) return std::nullopt;
+    return it->second;
+  });
+  for (int trial = 0; trial < 12; ++trial) {
+    const Position p = RandomPosition(game, 14 + trial % 6, rng);
+    const MoveAnalysis want = plain->Analyze(p);
+    // The root alone known: BestMove gives its result, searching the moves.
+    known = {{p, want.result}};
+    const MoveAnalysis best = hooked->BestMove(p);
+    EXPECT_EQ(best.best_move, want.best_move) << game.Format(p);
+    EXPECT_EQ(best.result.value, want.result.value);
+    EXPECT_EQ(best.result.remoteness, want.result.remoteness);
+    // Every move known too: no position searched at all.
+    for (const MoveResult& m : want.moves) {
+      known[Game::Play(p, m.cell)] = {Negate(m.value), m.remoteness - 1};
+    }
+    hooked->Clear();
+    const uint64_t all_known = hooked->nodes();
+    const MoveAnalysis again = hooked->BestMove(p);
+    const MoveAnalysis every = hooked->Analyze(p);
+    EXPECT_EQ(hooked->nodes(), all_known) << game.Format(p);
+    EXPECT_EQ(again.best_move, want.best_move);
+    EXPECT_EQ(every.best_move, want.best_move);
+    ASSERT_EQ(every.moves.size(), want.moves.size());
+    for (size_t i = 0; i < want.moves.size(); ++i) {
+      EXPECT_EQ(every.moves[i].value, want.moves[i].value);
+      EXPECT_EQ(every.moves[i].remoteness, want.moves[i].remoteness);
+    }
+  }
+  // Solve takes what it is told, true or not: it does not search.
+  const Position p = RandomPosition(game, 10, rng);
+  known = {{p, {Value::kLoss, 2}}};
+  const uint64_t before = hooked->nodes();
+  EXPECT_EQ(hooked->Solve(p).remoteness, 2);
+  EXPECT_EQ(hooked->nodes(), before);
 }
 
 // A search stopped by its budget leaves only sound entries behind: the
