@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <utility>
@@ -230,8 +231,11 @@ class BookBuilder {
     return log_ != nullptr ? log_->Sync() : absl::OkStatus();
   }
 
-  // The canonical positions in play with `stones` stones, in the shuffled
-  // order of kLayerOrderSeed: each layer made from the one before.
+  // The canonical positions in play with `stones` stones, each layer made
+  // from the one before; sorted, then cut into blocks of kLayerBlock
+  // neighbours (which share subtrees: each search's table serves the next)
+  // put in the shuffled order of kLayerOrderSeed (so that the rate so far
+  // foretells the rest).
   std::vector<Position> Layer(int stones) const {
     std::vector<Position> layer = {Position()};
     for (int ply = 0; ply < stones; ++ply) {
@@ -248,8 +252,27 @@ class BookBuilder {
                   return a.x != b.x ? a.x < b.x : a.o < b.o;
                 });
     }
-    std::shuffle(layer.begin(), layer.end(), std::mt19937_64(kLayerOrderSeed));
-    return layer;
+    return ShuffledBlocks(layer);
+  }
+
+  // `sorted` cut into blocks of kLayerBlock, the blocks shuffled by
+  // kLayerOrderSeed.
+  static std::vector<Position> ShuffledBlocks(
+      const std::vector<Position>& sorted) {
+    std::vector<uint64_t> blocks((sorted.size() + kLayerBlock - 1) /
+                                 kLayerBlock);
+    std::iota(blocks.begin(), blocks.end(), 0);
+    std::shuffle(blocks.begin(), blocks.end(),
+                 std::mt19937_64(kLayerOrderSeed));
+    std::vector<Position> order;
+    order.reserve(sorted.size());
+    for (const uint64_t block : blocks) {
+      const uint64_t begin = block * kLayerBlock;
+      const uint64_t end =
+          std::min<uint64_t>(begin + kLayerBlock, sorted.size());
+      order.insert(order.end(), sorted.begin() + begin, sorted.begin() + end);
+    }
+    return order;
   }
 
   // The positions after the moves of each analysed position of the

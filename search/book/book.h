@@ -45,8 +45,10 @@
 //
 // Every position instead (options.every_position): every reachable
 // position with exactly P stones that is in play, one a mirror pair, is
-// solved, in a shuffled order fixed by kLayerOrderSeed (so that the rate
-// so far foretells the rest), and the book holds them all. The same work
+// solved, sorted and then in blocks of kLayerBlock neighbours in a
+// shuffled order fixed by kLayerOrderSeed (neighbours share subtrees, so a
+// search's table serves the next; the rate so far foretells the rest), and
+// the book holds them all. The same work
 // dir and log: a record is a position's exact outcome whichever mode
 // solved it.
 #ifndef MNK_SEARCH_BOOK_BOOK_H_
@@ -73,7 +75,9 @@ struct BookProgress {
   uint64_t from_log;  // positions read back from the work dir's logs
 };
 
-// The seed of every_position's order.
+// every_position's order: blocks of kLayerBlock sorted positions, shuffled
+// by kLayerOrderSeed.
+inline constexpr uint64_t kLayerBlock = 4096;
 inline constexpr uint64_t kLayerOrderSeed = 12;
 
 struct BookOptions {
