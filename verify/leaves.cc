@@ -46,9 +46,9 @@ std::string Outcome(Value value, int remoteness) {
 
 }  // namespace
 
-absl::StatusOr<LeafReport> CheckLeaves(
-    const Table& table, const LeafCheckOptions& options,
-    const std::function<void(uint64_t)>& progress) {
+absl::StatusOr<LeafReport> CheckLeaves(const Table& table,
+                                       const LeafCheckOptions& options,
+                                       Progress* progress) {
   const BookReader* book = table.book();
   if (book == nullptr) {
     return absl::InvalidArgumentError(
@@ -69,6 +69,7 @@ absl::StatusOr<LeafReport> CheckLeaves(
   report.leaves = leaves.size();
   const std::vector<uint64_t> sample =
       Draw(leaves, options.sample, options.seed);
+  if (progress != nullptr) progress->AddTotal(sample.size());
   std::mutex mu;
   ParallelChunks(
       sample.size(), 1, threads, [&](uint64_t begin, uint64_t end, int worker) {
@@ -91,7 +92,7 @@ absl::StatusOr<LeafReport> CheckLeaves(
                                Outcome(fresh.value, fresh.remoteness)));
             }
           }
-          if (progress) progress(1);
+          if (progress != nullptr) progress->Add(1);
         }
       });
   return report;

@@ -13,11 +13,11 @@
 #define MNK_VERIFY_LEAVES_H_
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/parallel/parallel.h"
 #include "table/table.h"
 
 namespace mnk {
@@ -38,11 +38,12 @@ struct LeafReport {
 
 // kInvalidArgument when the table is not a book, or its game is not one
 // the Connect search plays (ConnectSearch::Create's message); kResource-
-// Exhausted without the searches' memory. `progress`, when set, is called
-// after each leaf searched (from any thread).
-absl::StatusOr<LeafReport> CheckLeaves(
-    const Table& table, const LeafCheckOptions& options,
-    const std::function<void(uint64_t)>& progress = {});
+// Exhausted without the searches' memory. `progress`, when set, is told
+// the leaves to search once they are drawn (AddTotal) and each leaf
+// searched (Add, from any thread).
+absl::StatusOr<LeafReport> CheckLeaves(const Table& table,
+                                       const LeafCheckOptions& options,
+                                       Progress* progress = nullptr);
 
 }  // namespace mnk
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "base/parallel/parallel.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rules/index/index.h"
@@ -47,6 +48,30 @@ TEST(LeavesTest, SearchesEveryLeafOrASample) {
   ASSERT_TRUE(some.ok()) << some.status();
   EXPECT_EQ(some->checked, 100u);
   EXPECT_EQ(some->errors, 0u);
+}
+
+// The progress line counts the leaves searched of those drawn: every leaf
+// when the sample asks for all of them or for more than there are.
+TEST(LeavesTest, TellsTheProgressHowManyLeavesItSearches) {
+  const Game game = *Game::Create({5, 4, 4, true});
+  const Table table = BookTable(game, UpTo6(game));
+  for (const uint64_t sample : {uint64_t{0}, uint64_t{5000}, uint64_t{100}}) {
+    uint64_t done = 0, total = 0;
+    {
+      Progress progress(false, "leaves", 0, "leaves",
+                        [&](const char*, int, uint64_t d, uint64_t t) {
+                          done = d;
+                          total = t;
+                        });
+      LeafCheckOptions options;
+      options.sample = sample;
+      options.table_bits = 16;
+      ASSERT_TRUE(CheckLeaves(table, options, &progress).ok());
+    }  // the callback's last call: at the end
+    const uint64_t searched = sample == 100 ? 100 : 1626;
+    EXPECT_EQ(done, searched) << sample;
+    EXPECT_EQ(total, searched) << sample;
+  }
 }
 
 TEST(LeavesTest, FindsAWrongLeaf) {

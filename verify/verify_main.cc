@@ -115,9 +115,9 @@ absl::StatusOr<LeafReport> CheckLeafSample(const Table& table, int threads,
   options.seed = absl::GetFlag(FLAGS_seed);
   options.threads = threads;
   Progress progress(!absl::GetFlag(FLAGS_quiet),
-                    "verify " + table.game().spec().Name(), sample, "leaves");
+                    "verify " + table.game().spec().Name(), 0, "leaves");
   progress.SetPhase("searching");
-  return CheckLeaves(table, options, [&](uint64_t n) { progress.Add(n); });
+  return CheckLeaves(table, options, &progress);
 }
 
 // A failed tiered check's exit status: its options or the work dir (the
