@@ -36,15 +36,20 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "embed: cannot read %s\n", argv[i]);
       return 1;
     }
-    out << "alignas(64) const unsigned char kFile" << i << "[] = {";
+    // A string literal of three-digit octal escapes, 64 bytes a line: a
+    // compiler reads it many times faster than an array of numbers.
+    out << "alignas(64) const char kFile" << i << "[] =";
     for (size_t j = 0; j < bytes.size(); ++j) {
-      out << (j % 20 == 0 ? "\n" : "")
-          << static_cast<unsigned>(static_cast<unsigned char>(bytes[j])) << ",";
+      if (j % 64 == 0) out << (j == 0 ? "\n    \"" : "\"\n    \"");
+      char octal[5];
+      std::snprintf(octal, sizeof(octal), "\\%03o",
+                    static_cast<unsigned char>(bytes[j]));
+      out << octal;
     }
-    out << "0};\n";
-    entries += "      {\"" + arg.substr(0, eq) +
-               "\", {reinterpret_cast<const char*>(kFile" + std::to_string(i) +
-               "), " + std::to_string(bytes.size()) + "}},\n";
+    out << (bytes.empty() ? " \"\";\n" : "\";\n");
+    entries += "      {\"" + arg.substr(0, eq) + "\", {kFile" +
+               std::to_string(i) + ", " + std::to_string(bytes.size()) +
+               "}},\n";
   }
   out << "}  // namespace\n\nconst std::vector<BuiltinFile>& " << function
       << "() {\n"

@@ -15,9 +15,10 @@ import pytest
 import mnk
 
 C4 = dict(width=7, height=6, k=4, gravity=True)
-# Searched in well under a second; and one that takes minutes.
+# Searched in well under a second; and one of 10 stones, past the opening
+# table, that takes a second or two.
 LATE = "......./......./...O.../..XX.O./.OOXXX./OXXOOXO"
-HARD = "......./......./......./......./X....../O.....X"
+HARD = "......./......./......./.O....O/.XX...X/OOX.O.X"
 
 
 def run_together(threads, work):

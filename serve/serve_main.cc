@@ -33,6 +33,7 @@
 #include "answer/answer.h"
 #include "base/cli/cli.h"
 #include "base/cli/search_flags.h"
+#include "data/builtin.h"
 #include "rules/game/printable.h"
 #include "search/connect.h"
 #include "serve/http_server.h"
@@ -45,6 +46,10 @@ ABSL_FLAG(std::string, bind, "127.0.0.1",
 ABSL_FLAG(std::string, tables, "",
           "a folder of table files (*.mnk) to serve besides the built-in "
           "ones");
+ABSL_FLAG(std::string, book, "",
+          "opening book of Connect Four 7x6, the built-in game played by "
+          "search (a book file, as `book` writes it; default: the built-in "
+          "one)");
 ABSL_FLAG(bool, in_memory, false,
           "read the --tables tables into memory, on 2 MiB pages where the "
           "kernel gives them, instead of mapping them: each costs its size "
@@ -121,9 +126,9 @@ absl::StatusOr<SearchFlags> SearchFlagsChecked() {
   return f;
 }
 
-// The built-in games (Connect Four 7x6 by search, after the built-in
-// book), then the --tables folder, each of its tables replacing a built-in
-// game's source.
+// The built-in games (Connect Four 7x6 by search, after --book or the
+// built-in book), then the --tables folder, each of its tables replacing a
+// built-in game's source.
 absl::Status LoadGames(const SearchFlags& flags, Catalog& games) {
   SourceOptions options;
   options.search_memory = flags.memory;
@@ -131,6 +136,8 @@ absl::Status LoadGames(const SearchFlags& flags, Catalog& games) {
   options.searches = flags.searches;
   options.max_nodes = flags.nodes;
   for (const GameSpec& spec : BuiltinGames()) {
+    const bool searched = !BuiltinTable(spec.FileStem()).has_value();
+    options.book = searched ? UserPath(absl::GetFlag(FLAGS_book)) : "";
     absl::StatusOr<std::unique_ptr<AnswerSource>> source =
         AnswerSource::Open(spec, options);
     if (!source.ok()) return source.status();

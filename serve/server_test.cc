@@ -278,7 +278,7 @@ TEST(CatalogTest, AddsAFolder) {
   // An opening book is no table: refused as play refuses it.
   const std::string books = TempDir("books");
   {
-    std::ifstream in(Runfile("data/7x6k4g-book.mnk"), std::ios::binary);
+    std::ifstream in(Runfile("data/7x6k4g-opening.mnk"), std::ios::binary);
     std::ofstream out(books + "/7x6k4g.mnk", std::ios::binary);
     out << in.rdbuf();
   }

@@ -218,7 +218,7 @@ TEST(BookTest, EveryPositionOfALayerAgreesWithTheSolvedTable) {
 TEST(BookTest, DISABLED_BuiltInBookAgreesWithTheSearch) {
   constexpr int kSample = 60;
   absl::StatusOr<Table> table = Table::Load(std::string(getenv("TEST_SRCDIR")) +
-                                            "/mnk/data/7x6k4g-book.mnk");
+                                            "/mnk/data/7x6k4g-opening.mnk");
   ASSERT_TRUE(table.ok()) << table.status();
   const Game& game = table->game();
   std::unique_ptr<ConnectSearch> search = *ConnectSearch::Create(game, {24});

@@ -251,8 +251,9 @@ expect_contains "search value" "value       win in 1
 best move   16 (column 2)" "$out"
 expect_contains "search tie" "  column 2   win in 1  <- best" "$out"
 expect_contains "search tie 2" "  column 6   win in 1" "$out"
-# Asking for less: the value, remoteness and best move, no moves.
-off_book=......./......./......./....O../...XO../..XXO..
+# Asking for less: the value, remoteness and best move, no moves (past the
+# opening table, by search).
+off_book=......./......./......./...O.../.O.XO../XXOXO.X
 full=$("$PLAY" "${C4[@]}" --position=$off_book --json)
 best=$("$PLAY" "${C4[@]}" --position=$off_book --json --best_only)
 expect_eq "best_only exit" 0 $?

@@ -39,6 +39,10 @@ from browser import browser
 from web_server import WebServer
 
 SITE = "wasm/site"
+# Connect Four off the perfect lines, before the opening table's frontier
+# (10 stones): six stones, and nine.
+OFF_LINES = "......./......./......./......./...O.X./.XOO.X."
+NINE_STONES = "......./......./......./......./..OO.X./XXOXOX."
 GAME_FLAGS = {
     "3x3k3": ["--width=3", "--height=3", "--k=3"],
     "3x3k3m": ["--width=3", "--height=3", "--k=3", "--misere"],
@@ -80,8 +84,11 @@ class Site(http.server.SimpleHTTPRequestHandler):
     package under /node_modules/mnk/."""
 
     package = {}
+    opening_requests = 0  # of Connect Four's opening table
 
     def do_GET(self):
+        if self.path == "/7x6k4g-opening.mnk":
+            Site.opening_requests += 1
         pages = {"/example.html": ("text/html", EXAMPLE_PAGE),
                  "/example.mjs": ("text/javascript",
                                   doc_example().encode())}
@@ -347,11 +354,54 @@ class SiteTest(unittest.TestCase):
         finally:
             self.driver.set_window_size(1100, 1000)
 
+    def block_opening_table(self, blocked=True):
+        """Blocks (or unblocks) the page's fetch of Connect Four's opening
+        table, so that positions off the built-in book take a search."""
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {
+            "urls": ["*7x6k4g-opening.mnk"] if blocked else []})
+
+    def test_opening_table_fetched_once_then_looked_up(self):
+        """Connect Four positions of up to 9 stones off the perfect lines,
+        each column's outcome from the fetched table without a search."""
+        self.driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+        before = Site.opening_requests
+        start = time.perf_counter()
+        self.open("?game=7x6k4g&position=" + OFF_LINES)
+        load = time.perf_counter() - start
+        self.check_columns("7x6k4g")
+        self.assertEqual(Site.opening_requests - before, 1)
+        outcomes = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const {Player} = await import('./mnk_player.mjs');
+            const player = await Player.start();
+            const outcome = (promise) => promise.then(
+                (a) => `${a.value} ${a.remoteness} ${a.moves.length}`,
+                (e) => `${e.name} ${e.code}`);
+            const found = [];
+            for (const p of arguments[0]) {
+              found.push(await outcome(player.analyse('7x6k4g', p,
+                                                      {maxNodes: 1})));
+            }
+            player.close();
+            done(found);
+        """, [OFF_LINES, NINE_STONES])
+        for position, got in zip([OFF_LINES, NINE_STONES], outcomes):
+            want = native("7x6k4g", position)
+            self.assertEqual(got, "%s %d %d" % (
+                want["value"], want["remoteness"], len(want["moves"])))
+        print("site: a Connect Four position off the perfect lines, from "
+              "the request to every column's outcome, %.0f ms (cold cache)"
+              % (load * 1000), file=sys.stderr)
+
     def test_thinking_then_cancelled_by_a_new_game(self):
+        self.block_opening_table()
+        self.addCleanup(self.block_opening_table, False)
         self.open("?game=7x6k4g")
         self.new_game("7x6k4g", "both")
         self.assertEqual(self.status(), "X to move: win in 41")
-        # X and O in column 0: off the book, a search of seconds.
+        # X and O in column 0: off the built-in book (the opening table
+        # blocked), a search of seconds.
         for stones in [1, 2]:
             self.driver.find_element(By.CSS_SELECTOR,
                                      '.colvalue[data-col="0"]').click()
@@ -372,7 +422,7 @@ class SiteTest(unittest.TestCase):
         self.assertIsNone(board.get_attribute("aria-busy"))
         # The worker, replaced, answers the next search.
         self.open("?game=7x6k4g&position=" +
-                  "......./......./......./....O../...XO../..XXO..")
+                  "......./......./......./...O.../.O.XO../XXOXO.X")
         self.check_columns("7x6k4g")
 
     def test_api_budgets_and_cancel(self):
@@ -380,8 +430,8 @@ class SiteTest(unittest.TestCase):
         results = self.driver.execute_async_script("""
             const done = arguments[arguments.length - 1];
             const {Player} = await import('./mnk_player.mjs');
-            const player = await Player.start();
-            const offBook = '......./......./......./....O../...XO../..XXO..';
+            const player = await Player.start({books: {}});
+            const offBook = '......./......./......./...O.../.O.XO../XXOXO.X';
             const outcome = (promise) => promise.then(
                 (a) => a.value, (e) => `${e.name} ${e.code} ${e.message}`);
             const stop = new AbortController();

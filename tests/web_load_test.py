@@ -20,8 +20,10 @@ from web_server import SERVE, WebServer
 
 PLAY = "player/play"
 C4 = ["--width=7", "--height=6", "--k=4", "--gravity"]
-# Off the book, and long to search: over 20 s.
+# Off the perfect lines, and long to search with their book alone (serve
+# --book=LINES): over 20 s.
 SLOW = "......./......./......./......./X....../O.....X"
+LINES = "--book=data/7x6k4g-book.mnk"
 
 
 def random_positions(count, stones, seed):
@@ -118,7 +120,7 @@ class LoadTest(unittest.TestCase):
 
     def test_sigterm_cancels_a_long_search(self):
         server = WebServer(flags=["--search_nodes=2000000000",
-                                  "--search_seconds=9"])
+                                  "--search_seconds=9", LINES])
         reply = []
         asker = threading.Thread(target=lambda: reply.append(
             get(server.url + position_path("7x6k4g", SLOW))))
@@ -137,7 +139,7 @@ class LoadTest(unittest.TestCase):
 
     def test_a_search_past_its_deadline_is_a_503(self):
         server = WebServer(flags=["--search_nodes=2000000000",
-                                  "--search_seconds=0.5"])
+                                  "--search_seconds=0.5", LINES])
         status, seconds, body, headers = get(
             server.url + position_path("7x6k4g", SLOW))
         self.assertEqual(server.stop(), 0)
@@ -157,6 +159,17 @@ class LoadTest(unittest.TestCase):
                                  capture_output=True, text=True, timeout=60)
             self.assertEqual(run.returncode, 1, flag)
             self.assertIn(message, run.stderr)
+
+    def test_a_bad_book_is_refused(self):
+        for book, message in (
+                ("missing.mnk", "serve: cannot open missing.mnk: No such "
+                 "file or directory"),
+                ("/dev/null", "serve: /dev/null is a character device, not a "
+                 "regular file: expected a table file")):
+            run = subprocess.run([SERVE, "--port=0", "--book=" + book],
+                                 capture_output=True, text=True, timeout=60)
+            self.assertEqual(run.returncode, 3, book)
+            self.assertEqual(run.stderr, message + "\n")
 
 
 if __name__ == "__main__":

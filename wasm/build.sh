@@ -32,7 +32,10 @@ compile() {
 export -f compile
 export work
 export flags_line="${flags[*]}"
-printf '%s\n' "$@" | grep -E '\.(cc|c)$' |
+# The module's built-in files are data/builtin_web.cc's (Connect Four's
+# lines book), not the native data/builtin.cc's.
+sources=($(printf '%s\n' "$@" | grep -v '/data/builtin\.cc$'))
+printf '%s\n' "${sources[@]}" | grep -E '\.(cc|c)$' |
   xargs -P "$(( $(nproc) * 2 ))" -I{} bash -c 'flags=($flags_line); compile "$@"' _ {}
 em++ -O2 --bind -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 -sEXPORT_ES6=1 \
   -sENVIRONMENT=web,worker -sEXPORT_NAME=MnkCore -sEXPORTED_RUNTIME_METHODS=FS,HEAP8 \

@@ -28,20 +28,27 @@ const here = (name) => new URL(name, import.meta.url);
 export class Player {
   // Compiles mnk_core.wasm (from beside this file unless `wasmUrl` says
   // where) and starts the worker. `searchMemory`: bytes of a searched
-  // game's transposition table (16 MiB by default).
+  // game's transposition table (16 MiB by default). `books`: for a game's
+  // id, the URL of its opening book (by default Connect Four's opening
+  // table, 7x6k4g-opening.mnk beside this file), fetched when the game is
+  // first asked for, by each worker (the browser's cache keeps it); until
+  // it arrives, or if it cannot be had, the built-in book answers.
   static async start({wasmUrl = here('mnk_core.wasm'),
-                      searchMemory = 16 * 2 ** 20} = {}) {
+                      searchMemory = 16 * 2 ** 20,
+                      books = {'7x6k4g': here('7x6k4g-opening.mnk')}} = {}) {
     const module = await WebAssembly.compileStreaming(fetch(wasmUrl)).catch(
         async () => WebAssembly.compile(await (await fetch(wasmUrl))
                                                   .arrayBuffer()));
-    const player = new Player(module, searchMemory);
+    const player = new Player(module, searchMemory, books);
     await player.ready;
     return player;
   }
 
-  constructor(module, searchMemory) {
+  constructor(module, searchMemory, books = {}) {
     this.module = module;
     this.searchMemory = searchMemory;
+    this.books = Object.fromEntries(
+        Object.entries(books).map(([id, url]) => [id, String(url)]));
     this.pending = new Map();  // id -> {message, resolve, reject, onProgress}
     this.next = 0;
     this.closed = false;
@@ -183,7 +190,7 @@ export class Player {
     });
     // A later worker's failure reaches its requests, not the first start.
     this.ready.catch(() => {});
-    this.worker.postMessage({module: this.module});
+    this.worker.postMessage({module: this.module, books: this.books});
   }
 }
 

@@ -114,9 +114,9 @@ assert.throws(() => mnk.openTable(bytes.subarray(0, 1000)), /table/);
 
 const c7x6 = mnk.openGame({width: 7, height: 6, k: 4, gravity: true});
 assert.equal(c7x6.title, 'Connect Four');
-// Off the book: a search, its progress reported move by move, and over a
-// budget of 1,000 positions a RESOURCE_EXHAUSTED error.
-const offBook = '......./......./......./....O../...XO../..XXO..';
+// Past the opening table (10 stones): a search, its progress reported move
+// by move, and over a budget of 1,000 positions a RESOURCE_EXHAUSTED error.
+const offBook = '......./......./......./...O.../.O.XO../XXOXO.X';
 assert.throws(() => c7x6.analyse(offBook, {maxNodes: 1000}),
               {code: 'RESOURCE_EXHAUSTED'});
 const progress = [];
@@ -153,7 +153,7 @@ for (const maxNodes of [-1, 0.5, NaN, 1e30, Infinity, 2 ** 63, 2 ** 64, '5',
 }
 // A time limit ends the search inside the module (DEADLINE_EXCEEDED), and
 // the game answers on; 0 and Infinity are none, others are refused.
-const hard = '......./......./......./......./X....../O.....X';
+const hard = '......./......./......./.O....O/.XX...X/OOX.O.X';
 assert.throws(() => c7x6.analyse(hard, {timeLimit: 20}),
               {code: 'DEADLINE_EXCEEDED',
                message: /^the search of .* took more than 0.02 s/});

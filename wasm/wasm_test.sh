@@ -22,7 +22,7 @@ cat > "$out/c7x6.txt" <<'POSITIONS'
 ......./......./......./XO...../OXOXOXO/XOXOXOX
 ......./......./......./......./OOOOOO./XXXXXXX
 XXXX.../......./......./......./......./.......
-......./......./......./....O../...XO../..XXO..
+......./......./......./...O.../.O.XO../XXOXO.X
 POSITIONS
 printf '%s\n' ".../.../..." "XXX/OO./..." "X../.../" "nonsense" >> "$out/ttt.txt"
 player/play --version | cut -d' ' -f2 > "$out/version"

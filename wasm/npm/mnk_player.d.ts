@@ -8,6 +8,13 @@ export interface PlayerOptions {
   wasmUrl?: string | URL;
   /** Bytes of Connect Four's transposition table (16 MiB). */
   searchMemory?: number;
+  /**
+   * A game's id to the URL of its opening book, fetched when the game is
+   * first asked for (default: Connect Four's opening table,
+   * 7x6k4g-opening.mnk beside the module); the built-in book answers
+   * until it arrives.
+   */
+  books?: Record<string, string | URL>;
 }
 
 export interface PlayerAnalyseOptions extends AnalyseOptions {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes the npm package's tarball (npm pack's form: a gzipped tar of
-# package/): package.json for VERSION, the modules, the wasm file, their
-# types, the README and the licence. //wasm:npm runs it.
+# package/): package.json for VERSION, the modules, the wasm file, Connect
+# Four's opening table, their types, the README and the licence. //wasm:npm runs it.
 #
 #   pack.sh OUT.tgz VERSION FILE...
 set -euo pipefail
@@ -25,9 +25,11 @@ cat > "$dir/package/package.json" <<JSON
     ".": {"types": "./mnk.d.ts", "default": "./mnk.mjs"},
     "./player": {"types": "./mnk_player.d.ts", "default": "./mnk_player.mjs"},
     "./mnk_core.wasm": "./mnk_core.wasm",
+    "./7x6k4g-opening.mnk": "./7x6k4g-opening.mnk",
     "./package.json": "./package.json"
   },
-  "files": ["*.mjs", "*.d.ts", "mnk_core.wasm", "README.md", "LICENSE"],
+  "files": ["*.mjs", "*.d.ts", "mnk_core.wasm", "7x6k4g-opening.mnk",
+            "README.md", "LICENSE"],
   "engines": {"node": ">=16"}
 }
 JSON
