@@ -35,8 +35,8 @@ absl::StatusOr<std::unique_ptr<Table>> LoadNamed(
   absl::StatusOr<Table> table =
       !path.empty() ? Table::Load(path, expected, placement)
       : options.builtin && BuiltinTable(name).has_value()
-          ? Table::FromBytes(std::string(*BuiltinTable(name)), expected,
-                             absl::StrCat("the built-in table ", name))
+          ? Table::FromStatic(*BuiltinTable(name), expected,
+                              absl::StrCat("the built-in table ", name))
           : absl::StatusOr<Table>(absl::NotFoundError(name));
   if (absl::IsNotFound(table.status()) && path.empty()) return nullptr;
   if (!table.ok()) return table.status();

@@ -3,7 +3,7 @@
 // and the committed Connect Four book): a tool copied anywhere keeps them.
 //
 //   std::optional<absl::string_view> bytes = mnk::BuiltinTable("3x3k3");
-//   if (bytes) table = mnk::Table::FromBytes(std::string(*bytes));
+//   if (bytes) table = mnk::Table::FromStatic(*bytes);  // read in place
 //
 // Names are game file stems (GameSpec::FileStem): "3x3k3", "3x3k3m",
 // "4x4k4g", and "7x6k4g-book" for the opening book of Connect Four 7x6.

@@ -262,6 +262,15 @@ absl::StatusOr<Table> Table::FromBytes(std::string bytes,
                     check_whole_below);
 }
 
+absl::StatusOr<Table> Table::FromStatic(absl::string_view bytes,
+                                        std::optional<GameSpec> expected,
+                                        absl::string_view source) {
+  // Not owned: nothing to free.
+  std::shared_ptr<const uint8_t> in_place(
+      reinterpret_cast<const uint8_t*>(bytes.data()), [](const uint8_t*) {});
+  return FromMemory(std::move(in_place), bytes.size(), expected, source);
+}
+
 absl::StatusOr<Table> Table::FromMemory(std::shared_ptr<const uint8_t> bytes,
                                         uint64_t size,
                                         std::optional<GameSpec> expected,

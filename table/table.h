@@ -121,6 +121,14 @@ class Table {
       absl::string_view source = "table",
       uint64_t check_whole_below = kCheckWholeBelow);
 
+  // The same on bytes that live as long as the program (the tables
+  // compiled in, data/builtin.h): read where they are, never copied, and
+  // checked as a mapped file is (whole up to kCheckWholeBelow, else page by
+  // page as probes read them). `bytes` must be 8-byte aligned.
+  static absl::StatusOr<Table> FromStatic(absl::string_view bytes,
+                                          std::optional<GameSpec> expected = {},
+                                          absl::string_view source = "table");
+
   // kFailedPrecondition naming both games unless this table is for
   // `expected`; `source` names the table.
   absl::Status ExpectGame(const GameSpec& expected,

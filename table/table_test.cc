@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -98,6 +99,25 @@ TEST_F(TableTest, RoundTrip) {
   // No temporary file is left beside it.
   struct stat st;
   EXPECT_NE(stat((path + ".tmp-").c_str(), &st), 0);
+}
+
+TEST_F(TableTest, StaticBytesAreReadInPlace) {
+  // Aligned as the built-in tables are (data/embed_main.cc).
+  alignas(64) static char bytes[16384];
+  ASSERT_LE(bytes_.size(), sizeof(bytes));
+  std::memcpy(bytes, bytes_.data(), bytes_.size());
+  const absl::string_view view(bytes, bytes_.size());
+  absl::StatusOr<Table> table = Table::FromStatic(view, game_.spec());
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ(*table->Probe(Position{}), (Record{Value::kDraw, 9, 0}));
+  // No copy: the table reads those very bytes, so damage done to them
+  // after it opened shows in its checksums; opened so, it is refused.
+  bytes[5000] ^= 0x10;
+  EXPECT_EQ(table->CheckAll().code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(Table::FromStatic(view, game_.spec()).status().code(),
+            absl::StatusCode::kDataLoss);
+  bytes[5000] ^= 0x10;
+  EXPECT_TRUE(table->CheckAll().ok());
 }
 
 TEST_F(TableTest, InMemoryKeepsTheBytesItRead) {
