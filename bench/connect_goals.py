@@ -20,9 +20,12 @@ Prints four figures:
      stones uniform from 0 to 30 (a finished game drawn again), the same
      every run for the same --seed; every move's value and remoteness by
      one `play` process a position (its defaults): p50, p99, max, and the
-     slowest position; then the same positions through the WebAssembly
-     module under node (wasm/wasm_benchmark.mjs: one game, its search kept
-     from position to position, as a page keeps it): p50, p99, max.
+     slowest position, then the same of those with fewer than 10 stones
+     (answered from the opening table) and of the others; then the same
+     positions through the WebAssembly module under node
+     (wasm/wasm_benchmark.mjs: one game after the opening table, its search
+     kept from position to position, as a page keeps it once it has
+     fetched the table): p50, p99, max.
 
   bazel run //bench:connect_goals -- [--games=100] [--plies=8,10,12,14]
       [--positions=50] [--threads=1,2] [--c4=DIR] [--random_positions=0]
@@ -113,6 +116,15 @@ def time_random_positions(args, work):
           f"{1e3 * percentile(times, 0.99):.1f} ms, max "
           f"{1e3 * slowest[0]:.1f} ms ({slowest[1]}, {slowest[2]} stones)",
           flush=True)
+    for name, part in [("fewer than 10 stones (the opening table's)",
+                        [t for t, _, n in seconds if n < 10]),
+                       ("10 stones or more",
+                        [t for t, _, n in seconds if n >= 10])]:
+        if part:
+            print(f"  {len(part)} of them with {name}: p50 "
+                  f"{1e3 * percentile(part, 0.5):.1f} ms, p99 "
+                  f"{1e3 * percentile(part, 0.99):.1f} ms, max "
+                  f"{1e3 * max(part):.1f} ms", flush=True)
     listing = os.path.join(work, "random_positions")
     with open(listing, "w") as f:
         f.writelines(p + "\n" for p, _ in drawn)
@@ -120,10 +132,11 @@ def time_random_positions(args, work):
     out = subprocess.run(["node", "--preserve-symlinks",
                           "--preserve-symlinks-main",
                           "wasm/wasm_benchmark.mjs", listing,
-                          str(16 << 20)], capture_output=True, text=True,
-                         check=True).stdout
+                          str(16 << 20), "data/7x6k4g-opening.mnk"],
+                         capture_output=True, text=True, check=True).stdout
     wasm = [float(s) for s in out.split()]
-    print(f"the same positions in WebAssembly under node (one game, 16 MiB): "
+    print(f"the same positions in WebAssembly under node (one game after the "
+          f"opening table, as the page once it has fetched it, 16 MiB): "
           f"p50 {1e3 * percentile(wasm, 0.5):.1f} ms, p99 "
           f"{1e3 * percentile(wasm, 0.99):.1f} ms, max "
           f"{1e3 * max(wasm):.1f} ms", flush=True)
