@@ -1,5 +1,7 @@
 #include "store/work_dir.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -32,6 +34,7 @@ constexpr size_t kCrcAt = kNameAt + WorkDir::kMaxNameBytes;
 constexpr size_t kHeaderBytes = kCrcAt + 4;
 static_assert(kHeaderBytes == 68, "the tier header drawn in work_dir.h");
 constexpr char kManifest[] = "manifest";
+constexpr char kLock[] = "lock";
 // zstd's fastest levels: tiers are written once and read once or twice.
 constexpr int kZstdLevel = 1;
 
@@ -144,6 +147,32 @@ absl::Status CheckEntries(const std::string& path, absl::string_view job) {
   return absl::OkStatus();
 }
 
+// The dir's lock file, held by this process (flock) while the result
+// lives: kFailedPrecondition when another process holds it.
+absl::StatusOr<std::shared_ptr<const int>> Lock(const std::string& path,
+                                                absl::string_view job) {
+  const std::string file = absl::StrCat(path, "/", kLock);
+  const int fd = open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return absl::ErrnoToStatus(errno, absl::StrCat("cannot open ", file));
+  }
+  auto lock = std::shared_ptr<const int>(new int(fd), [](const int* held) {
+    close(*held);
+    delete held;
+  });
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK) {
+      return absl::ErrnoToStatus(errno, absl::StrCat("cannot lock ", file));
+    }
+    return absl::FailedPreconditionError(
+        absl::StrCat("another process is running a ", job, " in the work dir ",
+                     path, " (it holds ", file,
+                     "); wait for it to end or stop it, then run "
+                     "again"));
+  }
+  return lock;
+}
+
 bool ValidName(absl::string_view name) {
   if (name.empty() || name.size() > WorkDir::kMaxNameBytes) return false;
   for (char c : name) {
@@ -167,7 +196,7 @@ absl::Status CheckTierIndices(uint64_t tier_indices) {
 
 absl::StatusOr<WorkDir> WorkDir::Open(const std::string& path,
                                       const std::string& manifest, bool resume,
-                                      absl::string_view job) {
+                                      absl::string_view job, bool join) {
   if (path.empty()) {
     return absl::InvalidArgumentError("the work dir's name is empty");
   }
@@ -181,6 +210,12 @@ absl::StatusOr<WorkDir> WorkDir::Open(const std::string& path,
         absl::StrCat("the work dir ", path, " is not a directory"));
   }
   if (absl::Status s = CheckEntries(path, job); !s.ok()) return s;
+  std::shared_ptr<const int> lock;
+  if (!join) {
+    absl::StatusOr<std::shared_ptr<const int>> held = Lock(path, job);
+    if (!held.ok()) return held.status();
+    lock = *std::move(held);
+  }
   const std::string file = absl::StrCat(path, "/", kManifest);
   absl::StatusOr<std::string> found = ReadFile(file);
   if (found.ok()) {
@@ -216,7 +251,7 @@ absl::StatusOr<WorkDir> WorkDir::Open(const std::string& path,
   } else {
     return found.status();
   }
-  return WorkDir(path, Fnv1a(manifest));
+  return WorkDir(path, Fnv1a(manifest), std::move(lock));
 }
 
 std::string WorkDir::FileName(const std::string& name) const {

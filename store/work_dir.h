@@ -10,8 +10,13 @@
 //   absl::StatusOr<std::string> back = dir->Get("L07-T000003");
 //
 // The directory holds a manifest (what is being solved, with which options:
-// a resumed solve must match it exactly) and one file per tier. A file is
-// written to "<name>.tier.tmp-XXXXXX" and renamed when complete
+// a resumed solve must match it exactly), one file per tier, and "lock",
+// which the process that opens the dir holds (flock) for as long as the
+// WorkDir lives: a second solve started on the same dir is refused rather
+// than overwriting the first's tiers (the ranks of one solve join the dir
+// its rank 0 holds).
+//
+// A file is written to "<name>.tier.tmp-XXXXXX" and renamed when complete
 // (WriteAtomically in table/file_io.h, without fsync: a tier checks itself), so
 // a file under its own name was written whole; it is still checked before it is
 // trusted. Temporary files a killed run left are removed when the dir is
@@ -65,10 +70,14 @@ class WorkDir {
   // is not a directory). Several processes may open one directory: the first
   // writes the manifest. kDataLoss when the directory holds a file that is
   // not a regular one (the manifest included); kPermissionDenied or
-  // kUnavailable when it cannot be created, read or written.
+  // kUnavailable when it cannot be created, read or written. The dir's lock
+  // is taken (kFailedPrecondition when another process holds it) unless
+  // `join`: another process of the same job, which holds it, opened it
+  // first.
   static absl::StatusOr<WorkDir> Open(const std::string& path,
                                       const std::string& manifest, bool resume,
-                                      absl::string_view job = "solve");
+                                      absl::string_view job = "solve",
+                                      bool join = false);
 
   // Writes `payload` as tier `name` (letters, digits, '-' only, at most
   // kMaxNameBytes), replacing
@@ -117,9 +126,10 @@ class WorkDir {
   }
 
  private:
-  WorkDir(std::string path, uint64_t hash)
+  WorkDir(std::string path, uint64_t hash, std::shared_ptr<const int> lock)
       : path_(std::move(path)),
         hash_(hash),
+        lock_(std::move(lock)),
         traffic_(std::make_shared<Counters>()) {}
   std::string FileName(const std::string& name) const;
   // Reads tier `name` into `file` and checks its header and checksum: its
@@ -139,6 +149,9 @@ class WorkDir {
 
   std::string path_;
   uint64_t hash_;
+  // The lock file's descriptor, closed (so released) with the last copy;
+  // null for a process that joined.
+  std::shared_ptr<const int> lock_;
   struct Counters {
     std::atomic<uint64_t> file_written{0}, payload_written{0}, file_read{0},
         payload_read{0};

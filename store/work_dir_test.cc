@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -41,6 +42,29 @@ TEST(WorkDirTest, PartsAreKeptJoined) {
   EXPECT_EQ(*dir->Get("S04"), "");
   EXPECT_EQ(dir->PutParts("S/04", {"a"}).code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+TEST(WorkDirTest, OneProcessHoldsTheDirAndOthersOfItsJobJoin) {
+  const std::string path = FreshDir("lock");
+  absl::StatusOr<WorkDir> first = WorkDir::Open(path, "game 3,3,3\n", false);
+  ASSERT_TRUE(first.ok()) << first.status();
+  // A second solve (its own open file, as another process's) is refused,
+  // even to resume; a rank of the same solve joins.
+  absl::StatusOr<WorkDir> second = WorkDir::Open(path, "game 3,3,3\n", true);
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(second.status().message(),
+            "another process is running a solve in the work dir " + path +
+                " (it holds " + path +
+                "/lock); wait for it to end or stop it, then run again");
+  absl::StatusOr<WorkDir> rank =
+      WorkDir::Open(path, "game 3,3,3\n", true, "solve", /*join=*/true);
+  EXPECT_TRUE(rank.ok()) << rank.status();
+  // Held while a copy lives; free once the last is gone.
+  std::optional<WorkDir> copy = *first;
+  first = absl::CancelledError("dropped");
+  EXPECT_FALSE(WorkDir::Open(path, "game 3,3,3\n", true).ok());
+  copy.reset();
+  EXPECT_TRUE(WorkDir::Open(path, "game 3,3,3\n", true).ok());
 }
 
 TEST(WorkDirTest, GetGrowsABufferToThePayloadAlone) {

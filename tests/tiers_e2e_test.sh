@@ -4,7 +4,8 @@
 # writes the same bytes as one uninterrupted solve; a damaged tier is solved
 # again, never trusted; MPI (mpirun -np 3 solve_mpi, on loopback) writes the
 # same bytes as one process, for boards with and without gravity and every
-# layout; and the errors: a work dir in use, of another solve, a full disk,
+# layout; and the errors: a work dir in use, of another solve, held by a
+# running one, a full disk,
 # too little memory. verify with a work dir (a tier at a time): the same
 # report as in memory, killed and resumed too, and its errors.
 set -u
@@ -192,9 +193,9 @@ expect_contains "verify in memory" "3945711 reachable (header: 3945711), 785365 
   --tier-indices=4096 > "$TMP/v.out"
 expect_eq "verify in tiers exit" 0 $?
 expect_eq "verify in tiers" "$records" "$(grep '^records' "$TMP/v.out")"
-# Done: only the manifest, the forward pass's mark and a file a layer pair
-# (C00 to C20).
-expect_eq "verify work dir at the end" 13 "$(ls "$TMP/v1" | wc -l)"
+# Done: only the manifest, the lock, the forward pass's mark and a file a
+# layer pair (C00 to C20).
+expect_eq "verify work dir at the end" 14 "$(ls "$TMP/v1" | wc -l)"
 run_killed "" 410 "$TMP/v.out" "$TMP/v.err" "$VERIFY" --table="$TMP/plain4.mnk" \
   --quiet --work-dir="$TMP/v2" --tier-indices=4096
 expect_eq "verify killed and resumed exit ($(cat "$TMP/v.err"))" 0 "$status"
@@ -206,6 +207,10 @@ expect_contains "verify work dir in use" "holds a verify already; pass --resume"
 "$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v1" --resume > /dev/null 2> "$TMP/err"
 expect_eq "another verify exit" 1 $?
 expect_contains "another verify" "holds another verify" "$(cat "$TMP/err")"
+flock "$TMP/v1/lock" "$VERIFY" --table="$TMP/plain4.mnk" --quiet \
+  --work-dir="$TMP/v1" --resume > /dev/null 2> "$TMP/err"
+expect_eq "verify work dir held exit" 1 $?
+expect_contains "verify work dir held" "another process is running a verify in the work dir $TMP/v1 (it holds $TMP/v1/lock)" "$(cat "$TMP/err")"
 "$VERIFY" --table="$TMP/plain5.mnk" --quiet > "$TMP/v.out"
 records=$(grep '^records' "$TMP/v.out")
 "$VERIFY" --table="$TMP/plain5.mnk" --quiet --work-dir="$TMP/v3" \
@@ -231,6 +236,12 @@ expect_contains "work dir in use" "holds a solve already; pass --resume" "$(cat 
 "$SOLVE" --quiet --k=2 --work-dir="$TMP/w1" --resume > /dev/null 2> "$TMP/err"
 expect_eq "another solve exit" 1 $?
 expect_contains "another solve" "holds another solve" "$(cat "$TMP/err")"
+# A solve running in the dir (here flock(1) holding its lock) keeps a second
+# one out, even to resume: its tiers would be overwritten.
+flock "$TMP/w1/lock" "$SOLVE" --quiet --work-dir="$TMP/w1" --resume \
+  > /dev/null 2> "$TMP/err"
+expect_eq "work dir held exit" 1 $?
+expect_contains "work dir held" "another process is running a solve in the work dir $TMP/w1 (it holds $TMP/w1/lock); wait for it to end" "$(cat "$TMP/err")"
 "$SOLVE" --quiet --resume > /dev/null 2> "$TMP/err"
 expect_eq "resume without work dir exit" 1 $?
 expect_contains "resume without work dir" "--resume needs the --work-dir" "$(cat "$TMP/err")"

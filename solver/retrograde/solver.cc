@@ -112,7 +112,7 @@ std::string Manifest(const Game& game, const SolveOptions& options) {
 }
 
 // The solve's work dir, if it has one: rank 0 opens it first (writing its
-// manifest); the others then join it.
+// manifest, and holding its lock); the others then join it.
 absl::StatusOr<std::optional<WorkDir>> OpenWorkDir(const Game& game,
                                                    const SolveOptions& options,
                                                    Cluster& cluster) {
@@ -122,8 +122,9 @@ absl::StatusOr<std::optional<WorkDir>> OpenWorkDir(const Game& game,
   for (const bool first : {true, false}) {
     absl::Status status;
     if ((cluster.rank() == 0) == first) {
-      absl::StatusOr<WorkDir> opened = WorkDir::Open(
-          options.work_dir, manifest, first ? options.resume : true);
+      absl::StatusOr<WorkDir> opened =
+          WorkDir::Open(options.work_dir, manifest,
+                        first ? options.resume : true, "solve", !first);
       status = opened.status();
       if (opened.ok()) work_dir.emplace(*std::move(opened));
     }
