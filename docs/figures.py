@@ -278,6 +278,29 @@ def connect(args, scratch):
                      "%s / %s" % tuple(printed_seconds_text(x)
                                        for x in (median, p90)),
                      cmd))
+    cmd = goals + " --games=0 --plies= --random_positions=1000"
+    _, _, out = run_timed(cmd)
+    for label, pattern in [
+            ("7x6, 1,000 positions of random games (0 to 30 stones), every "
+             "move's value, a whole `play` process each: p50 / p99 / max",
+             r"^\d+ positions of random games .*?p50 (\S+) ms, p99 (\S+) "
+             r"ms, max (\S+) ms"),
+            ("of them, those with fewer than 10 stones (the opening "
+             "table's): p50 / p99 / max",
+             r"of them with fewer than 10 stones .*?p50 (\S+) ms, p99 (\S+) "
+             r"ms, max (\S+) ms"),
+            ("of them, those with 10 stones or more: p50 / p99 / max",
+             r"of them with 10 stones or more: p50 (\S+) ms, p99 (\S+) ms, "
+             r"max (\S+) ms"),
+            ("the same 1,000 in WebAssembly under node, the opening table "
+             "loaded: p50 / p99 / max",
+             r"^the same positions in WebAssembly .*?p50 (\S+) ms, p99 (\S+) "
+             r"ms, max (\S+) ms")]:
+        m = re.search(pattern, out, re.M)
+        if m is None:
+            sys.exit("figures: no line for %r in connect_goals' output" %
+                     label)
+        rows.append((label, "%s ms / %s ms / %s ms" % m.groups(), cmd))
     return rows
 
 
