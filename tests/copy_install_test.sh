@@ -13,7 +13,7 @@ for t in npm site mpi; do
   expect_contains "$t" "installed the " "$out"
 done
 expect_eq "npm tarball" "mnk-$version.tgz" "$(ls "$TMP/npm/new")"
-expect_eq "site" "app.js index.html mnk.mjs mnk_core.mjs mnk_core.wasm mnk_player.mjs mnk_worker.mjs style.css" \
+expect_eq "site" "7x6k4g-opening.mnk app.js index.html mnk.mjs mnk_core.mjs mnk_core.wasm mnk_player.mjs mnk_worker.mjs style.css" \
   "$(ls "$TMP/site/new" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "site file mode" 644 "$(stat -c %a "$TMP/site/new/index.html")"
 expect_eq "mpi program mode" 755 "$(stat -c %a "$TMP/mpi/new/solve_mpi")"

@@ -85,10 +85,13 @@ class Site(http.server.SimpleHTTPRequestHandler):
 
     package = {}
     opening_requests = 0  # of Connect Four's opening table
+    opening_blocked = False  # answered with a 404 while True
 
     def do_GET(self):
         if self.path == "/7x6k4g-opening.mnk":
             Site.opening_requests += 1
+            if Site.opening_blocked:
+                return self.send_error(404)
         pages = {"/example.html": ("text/html", EXAMPLE_PAGE),
                  "/example.mjs": ("text/javascript",
                                   doc_example().encode())}
@@ -356,10 +359,10 @@ class SiteTest(unittest.TestCase):
 
     def block_opening_table(self, blocked=True):
         """Blocks (or unblocks) the page's fetch of Connect Four's opening
-        table, so that positions off the built-in book take a search."""
-        self.driver.execute_cdp_cmd("Network.enable", {})
-        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {
-            "urls": ["*7x6k4g-opening.mnk"] if blocked else []})
+        table (the server answers 404, the cached copy is dropped), so that
+        positions off the built-in book take a search."""
+        Site.opening_blocked = blocked
+        self.driver.execute_cdp_cmd("Network.clearBrowserCache", {})
 
     def test_opening_table_fetched_once_then_looked_up(self):
         """Connect Four positions of up to 9 stones off the perfect lines,
