@@ -234,8 +234,11 @@ class ConnectSearch {
   // true (and w.why set) when the search must stop.
   static bool CheckLimits(Worker& w);
   // The exact score of a position where the side to move cannot win at
-  // once, and where it can.
-  int SolveScore(const Bits& b);
+  // once, and where it can, known to be at least `floor`.
+  int SolveScore(const Bits& b, int floor);
+  // Solve, for a position known to score at least `floor` for its side
+  // to move (-cells_: nothing known).
+  SearchResult SolveAbove(const Position& p, int floor);
   int Negamax(Worker& w, const Bits& b, int alpha, int beta);
   // The busy_ slot of a key (its high bits mixed: the low ones are the
   // first columns').

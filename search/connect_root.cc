@@ -14,12 +14,14 @@
 
 namespace mnk {
 
-int ConnectSearch::SolveScore(const Bits& b) {
+int ConnectSearch::SolveScore(const Bits& b, int floor) {
   if (board_.CanWinNext(b)) return (cells_ + 1 - b.moves) / 2;
   // Null windows: first the value (is it a win? a loss?), which prunes
   // the most, then the score, each window at the bound the last one
-  // returned (fail-soft bounds are often the score itself).
-  int lo = -(cells_ - b.moves) / 2, hi = (cells_ + 1 - b.moves) / 2;
+  // returned (fail-soft bounds are often the score itself), none below
+  // the floor.
+  int lo = std::max(-(cells_ - b.moves) / 2, floor);
+  int hi = (cells_ + 1 - b.moves) / 2;
   bool up = true;
   while (lo < hi) {
     const int mid = lo <= 0 && 0 < hi     ? 0
@@ -65,10 +67,14 @@ int ConnectSearch::ScoreOf(SearchResult result, int moves) const {
 }
 
 SearchResult ConnectSearch::Solve(const Position& p) {
+  return SolveAbove(p, -cells_);
+}
+
+SearchResult ConnectSearch::SolveAbove(const Position& p, int floor) {
   if (const std::optional<Value> end = game_.Primitive(p)) return {*end, 0};
   if (const std::optional<SearchResult> known = KnownResult(p)) return *known;
   const Bits b = board_.ToBits(p);
-  return ResultOf(SolveScore(b), b.moves);
+  return ResultOf(SolveScore(b, floor), b.moves);
 }
 
 MoveAnalysis ConnectSearch::Analyze(
@@ -78,10 +84,15 @@ MoveAnalysis ConnectSearch::Analyze(
     a.result = {*end, 0};
     return a;
   }
+  // The position's score, when known, bounds its moves': none leaves the
+  // opponent a better score than its negation (the windows below it are
+  // not searched).
+  const std::optional<SearchResult> known = KnownResult(p);
+  const int floor = known ? -ScoreOf(*known, p.stones()) : -cells_;
   const std::vector<int> cells = game_.LegalMoves(p);
   mnk::BestMove best;
   for (int cell : cells) {
-    const SearchResult child = Solve(Game::Play(p, cell));
+    const SearchResult child = SolveAbove(Game::Play(p, cell), floor);
     if (main_.stopped) return a;  // unfinished (AnalyzeWithin)
     a.moves.push_back({cell, Negate(child.value), child.remoteness + 1});
     best.Add(cell, child.value, child.remoteness);
@@ -163,7 +174,7 @@ MoveAnalysis ConnectSearch::BestMove(
   }
   const Bits b = board_.ToBits(p);
   const std::optional<SearchResult> known = KnownResult(p);
-  const int score = known ? ScoreOf(*known, b.moves) : SolveScore(b);
+  const int score = known ? ScoreOf(*known, b.moves) : SolveScore(b, -cells_);
   if (main_.stopped) return a;
   a.result = ResultOf(score, b.moves);
   // Every child scores at least -score for its mover; the best reach it.

@@ -195,8 +195,10 @@ TEST(ConnectSearchTest, TwoThreadsAnswerAsOne) {
 }
 
 // Known results (a book's) are taken, not searched: by Solve, by Analyze
-// for its moves, and by BestMove for the root and its moves; the score a
-// result stands for round-trips through every value and remoteness.
+// for its moves, and by BestMove for the root and its moves; a known root
+// bounds Analyze's search of its moves (the same answers, fewer positions);
+// the score a result stands for round-trips through every value and
+// remoteness.
 TEST(ConnectSearchTest, TakesKnownResultsWithoutSearching) {
   const Game game = *Game::Create({7, 6, 4, true});
   std::mt19937_64 rng(5);
@@ -208,15 +210,29 @@ TEST(ConnectSearchTest, TakesKnownResultsWithoutSearching) {
     if (it == known.end()) return std::nullopt;
     return it->second;
   });
+  uint64_t plain_nodes = 0, bounded_nodes = 0;
   for (int trial = 0; trial < 12; ++trial) {
     const Position p = RandomPosition(game, 14 + trial % 6, rng);
+    plain->Clear();
+    const uint64_t plain_before = plain->nodes();
     const MoveAnalysis want = plain->Analyze(p);
-    // The root alone known: BestMove gives its result, searching the moves.
+    plain_nodes += plain->nodes() - plain_before;
+    // The root alone known: BestMove gives its result, searching the moves;
+    // Analyze searches every move, above the bound the root's score sets.
     known = {{p, want.result}};
     const MoveAnalysis best = hooked->BestMove(p);
     EXPECT_EQ(best.best_move, want.best_move) << game.Format(p);
     EXPECT_EQ(best.result.value, want.result.value);
     EXPECT_EQ(best.result.remoteness, want.result.remoteness);
+    hooked->Clear();
+    const uint64_t bounded_before = hooked->nodes();
+    const MoveAnalysis bounded = hooked->Analyze(p);
+    bounded_nodes += hooked->nodes() - bounded_before;
+    ASSERT_EQ(bounded.moves.size(), want.moves.size());
+    for (size_t i = 0; i < want.moves.size(); ++i) {
+      EXPECT_EQ(bounded.moves[i].value, want.moves[i].value) << game.Format(p);
+      EXPECT_EQ(bounded.moves[i].remoteness, want.moves[i].remoteness);
+    }
     // Every move known too: no position searched at all.
     for (const MoveResult& m : want.moves) {
       known[Game::Play(p, m.cell)] = {Negate(m.value), m.remoteness - 1};
@@ -234,6 +250,7 @@ TEST(ConnectSearchTest, TakesKnownResultsWithoutSearching) {
       EXPECT_EQ(every.moves[i].remoteness, want.moves[i].remoteness);
     }
   }
+  EXPECT_LT(bounded_nodes, plain_nodes);
   // Solve takes what it is told, true or not: it does not search.
   const Position p = RandomPosition(game, 10, rng);
   known = {{p, {Value::kLoss, 2}}};
