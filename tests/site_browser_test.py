@@ -112,11 +112,21 @@ class Site(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class Server(http.server.ThreadingHTTPServer):
+    """Quiet when the page drops a request it no longer needs (a new game
+    cancels a fetch under way); any other error is printed as usual."""
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 def static_server():
     """Serves the site's folder on a free port of 127.0.0.1."""
     Site.package = unpacked_package()
     handler = functools.partial(Site, directory=SITE)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = Server(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
