@@ -267,9 +267,9 @@ def connect(args, scratch):
     if m is None:
         sys.exit("figures: no games line in connect_goals' output")
     rows.append(("7x6 games against a random opponent (50 a side), each of "
-                 "the perfect player's %s moves a whole `play` process: p50 "
-                 "/ p99 / max" % m.group(1),
-                 "%s ms / %s ms / %s ms" % m.groups()[1:], cmd))
+                 "the perfect player's moves a whole `play` process: moves; "
+                 "p50 / p99 / max",
+                 "%s; %s ms / %s ms / %s ms" % m.groups(), cmd))
     for ply, threads, median, p90 in re.findall(
             r"ply +(\d+), (\d+) thread\(s\), \d+ positions: play median "
             r"(\S+) s, p90 (\S+) s", out):
