@@ -238,17 +238,25 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
 inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
                                                    uint64_t opponent_threats,
                                                    MoveList* moves) const {
+  // The safe moves, centre first (a move a column), and the threats each
+  // leaves its maker, computed together.
+  uint64_t listed[64], threats[64];
+  int n = 0;
   for (int column : board_.order()) {
     const uint64_t move = safe & board_.column(column);
-    if (move == 0) continue;
-    const uint64_t mask = b.mask | move;
-    const uint64_t threats = board_.WinningCells(b.mover | move, mask);
+    if (move != 0) listed[n++] = move;
+  }
+  board_.WinningCellsAfter(b.mover, b.mask, listed, n, threats);
+  for (int i = 0; i < n; ++i) {
+    const uint64_t mask = b.mask | listed[i];
     // A move that leaves the opponent nothing safe wins on the next stone
     // but one: the best score still possible here.
-    if (board_.SafeMoves(mask, threats) == 0) return (cells_ - 1 - b.moves) / 2;
-    moves->Add(move, board_.MoveScore(mask, threats, opponent_threats));
+    if (board_.SafeMoves(mask, threats[i]) == 0) {
+      return (cells_ - 1 - b.moves) / 2;
+    }
+    moves->Add(listed[i], board_.MoveScore(mask, threats[i], opponent_threats));
     // The child will read its entry first thing: start the read now.
-    table_.Prefetch(board_.Key(board_.Child(b, move)));
+    table_.Prefetch(board_.Key(board_.Child(b, listed[i])));
   }
   return std::nullopt;
 }

@@ -9,6 +9,8 @@
 //   mnk::ConnectBoard::Bits b = board.ToBits(pos);
 //   uint64_t threats = board.WinningCells(b.mover ^ b.mask, b.mask);
 //   uint64_t safe = board.SafeMoves(b.mask, threats);
+//   uint64_t moves[2] = {..., ...}, after[2];      // each child's own threats
+//   board.WinningCellsAfter(b.mover, b.mask, moves, 2, after);
 #ifndef MNK_SEARCH_CONNECT_BOARD_H_
 #define MNK_SEARCH_CONNECT_BOARD_H_
 
@@ -58,6 +60,11 @@ class ConnectBoard {
   uint64_t Playable(uint64_t mask) const { return (mask + bottom_) & board_; }
   // The empty cells where a stone of `stones` would complete k in a row.
   uint64_t WinningCells(uint64_t stones, uint64_t mask) const;
+  // WinningCells(stones | moves[i], mask | moves[i]) for each of n moves,
+  // into after[i]: the threats each move leaves its maker, for k = 4 two
+  // moves at a time in vector lanes.
+  void WinningCellsAfter(uint64_t stones, uint64_t mask, const uint64_t* moves,
+                         int n, uint64_t* after) const;
   // The moves that do not hand the opponent a win on the next ply, given
   // the opponent's winning cells: 0 when every move loses at once.
   uint64_t SafeMoves(uint64_t mask, uint64_t threats) const;
@@ -102,15 +109,29 @@ class ConnectBoard {
 
 namespace connect_internal {
 
+// Two boards in the lanes of one vector register (SSE2 on any x86-64, two
+// scalars where there is none): the same shifts and logic on both.
+typedef uint64_t Lanes __attribute__((vector_size(16)));
+
 // The cells where a stone completes K in a row along step s: the j cells
 // after it and the K - 1 - j cells before it hold stones, for some j.
 // after[j] / before[j]: the cells with j stones after / before them.
-// K = 4, written out: two stones after and before, each with a third.
-inline uint64_t CompletingFour(uint64_t p, int s) {
-  const uint64_t before = (p << s) & (p << 2 * s);
-  const uint64_t after = (p >> s) & (p >> 2 * s);
+// K = 4, written out: two stones after and before, each with a third; for
+// one board (uint64_t) or two (Lanes).
+template <typename T>
+inline T CompletingFour(T p, int s) {
+  const T before = (p << s) & (p << 2 * s);
+  const T after = (p >> s) & (p >> 2 * s);
   return (before & ((p << 3 * s) | (p >> s))) |
          (after & ((p >> 3 * s) | (p << s)));
+}
+
+// The same in all four directions (up, then the steps shift[1..3]), filled
+// cells included: Connect Four's k = 4 on a board of 4 by 4 or more.
+template <typename T>
+inline T CompletingFourEverywhere(T p, const int* shift) {
+  return ((p << 1) & (p << 2) & (p << 3)) | CompletingFour(p, shift[1]) |
+         CompletingFour(p, shift[2]) | CompletingFour(p, shift[3]);
 }
 
 template <int K>
@@ -157,12 +178,28 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint64_t ConnectBoard::WinningCells(
   // every node; any other k through a call.
   const uint64_t cells =
       k_ == 4 && directions_ == 4
-          ? ((stones << 1) & (stones << 2) & (stones << 3)) |
-                connect_internal::CompletingFour(stones, shift_[1]) |
-                connect_internal::CompletingFour(stones, shift_[2]) |
-                connect_internal::CompletingFour(stones, shift_[3])
+          ? connect_internal::CompletingFourEverywhere(stones, shift_)
           : CompletingCells(stones);
   return cells & (board_ ^ mask);
+}
+
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void ConnectBoard::WinningCellsAfter(
+    uint64_t stones, uint64_t mask, const uint64_t* moves, int n,
+    uint64_t* after) const {
+  int i = 0;
+  if (k_ == 4 && directions_ == 4) {
+    for (; i + 1 < n; i += 2) {
+      const connect_internal::Lanes p = {stones | moves[i],
+                                         stones | moves[i + 1]};
+      const connect_internal::Lanes cells =
+          connect_internal::CompletingFourEverywhere(p, shift_);
+      after[i] = cells[0] & (board_ ^ (mask | moves[i]));
+      after[i + 1] = cells[1] & (board_ ^ (mask | moves[i + 1]));
+    }
+  }
+  for (; i < n; ++i) {
+    after[i] = WinningCells(stones | moves[i], mask | moves[i]);
+  }
 }
 
 inline uint64_t ConnectBoard::SafeMoves(uint64_t mask, uint64_t threats) const {

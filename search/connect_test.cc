@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "rules/game/game.h"
 #include "rules/game/policy.h"
+#include "search/connect_board.h"
 #include "search/search.h"
 
 namespace mnk {
@@ -60,6 +61,39 @@ Position RandomPosition(const Game& game, int stones, std::mt19937_64& rng) {
       p = Game::Play(p, absl::countr_zero(s));
     }
     if (!game.IsTerminal(p)) return p;
+  }
+}
+
+// Each move's threats computed together (two at a time in vector lanes for
+// k = 4) equal those computed one move at a time, on boards of 7, 5 and 12
+// columns (k = 4) and with k = 3 (one at a time).
+TEST(ConnectBoardTest, ThreatsAfterEachMoveComputedTogether) {
+  const GameSpec specs[] = {
+      {7, 6, 4, true}, {5, 4, 4, true}, {12, 4, 4, true}, {6, 5, 3, true}};
+  std::mt19937_64 rng(7);
+  for (const GameSpec& spec : specs) {
+    const absl::StatusOr<Game> game = Game::Create(spec);
+    ASSERT_TRUE(game.ok());
+    const ConnectBoard board(*game);
+    int threatening = 0;  // moves that leave a threat: the test has teeth
+    for (int trial = 0; trial < 300; ++trial) {
+      const Position p =
+          RandomPosition(*game, trial % (game->cells() - 2), rng);
+      const ConnectBoard::Bits b = board.ToBits(p);
+      uint64_t moves[64], after[64];
+      int n = 0;
+      for (uint64_t s = board.Playable(b.mask); s != 0; s &= s - 1) {
+        moves[n++] = s & -s;
+      }
+      board.WinningCellsAfter(b.mover, b.mask, moves, n, after);
+      for (int i = 0; i < n; ++i) {
+        const uint64_t one =
+            board.WinningCells(b.mover | moves[i], b.mask | moves[i]);
+        EXPECT_EQ(after[i], one) << game->Format(p) << " move " << i;
+        threatening += one != 0;
+      }
+    }
+    EXPECT_GT(threatening, 100) << spec.width << "x" << spec.height;
   }
 }
 
