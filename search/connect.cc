@@ -178,6 +178,13 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
           ListMoves(b, safe, opponent_threats, &moves)) {
     return *win;
   }
+  // The second player's moves after which claimeven holds the first to a
+  // draw or a loss (c4's static pass over the children, in part): a floor
+  // that may end the node before any child is searched, or narrow the
+  // window of every child.
+  if (alpha < 1 && b.moves % 2 == 1) {
+    lower = std::max(lower, ClaimevenFloor(b, moves));
+  }
   // No move wins that soon: the soonest win is two plies later.
   upper = std::min(upper, (cells_ - 3 - b.moves) / 2);
   // The table's entry, read last (its bucket was prefetched on entry).
@@ -259,6 +266,16 @@ inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
     table_.Prefetch(board_.Key(board_.Child(b, listed[i])));
   }
   return std::nullopt;
+}
+
+int ConnectSearch::ClaimevenFloor(const Bits& b, const MoveList& moves) const {
+  const uint64_t opponent = b.mover ^ b.mask;
+  int floor = -ConnectBoard::kNoBound;
+  for (int i = 0; i < moves.size(); ++i) {
+    floor = std::max(floor, -board_.ClaimevenUpper(opponent, b.mover | moves[i],
+                                                   b.mask | moves[i]));
+  }
+  return floor;
 }
 
 int ConnectSearch::TableBounds(uint64_t key, bool mirrored, int* lower,

@@ -267,6 +267,10 @@ class ConnectSearch {
   std::optional<int> ListMoves(const Bits& b, uint64_t safe,
                                uint64_t opponent_threats,
                                MoveList* moves) const;
+  // The least score b's side to move is sure of by one of `moves` and then
+  // claimeven (b with an odd number of stones): 1 when a move leaves the
+  // opponent lost against it, 0 when one leaves it no win, less otherwise.
+  int ClaimevenFloor(const Bits& b, const MoveList& moves) const;
   // Negamax's search of the moves of b (key `key`, `mirrored` as its
   // entry), listed best first, in the window (alpha, beta) with the bounds
   // [lower, upper] known: the score, stored in the table.

@@ -83,6 +83,13 @@ class ConnectBoard {
                 uint64_t opponent_threats) const;
   // True when `stones` hold k in a row.
   bool HasLine(uint64_t stones) const;
+  // A bound no score reaches.
+  static constexpr int kNoBound = 64;
+  // The best score of the side to move (`mover`'s stones) when its
+  // opponent plays claimeven, at a position with an even number of stones
+  // `mask`: 0 or -1 when the side to move cannot win against it, kNoBound
+  // when it may.
+  int ClaimevenUpper(uint64_t mover, uint64_t opponent, uint64_t mask) const;
   // The score's bounds at a node with no win on the next two plies (the
   // search's checks): the soonest wins, narrowed by the lines each player
   // can still make where that can reach the window (alpha, beta).
@@ -245,6 +252,23 @@ inline bool ConnectBoard::HasLine(uint64_t stones) const {
   return false;
 }
 
+inline int ConnectBoard::ClaimevenUpper(uint64_t mover, uint64_t opponent,
+                                        uint64_t mask) const {
+  // With an even number of stones on the board (and an even height), the
+  // opponent can answer every move in a column of even height directly
+  // above it, and a move in a column of odd height in another column of
+  // odd height (they pair up, an even number of them). That takes it every
+  // empty cell of the odd rows (counted from 0 at the bottom) but those
+  // playable now, and leaves the side to move the rest. If the rest hold
+  // no line, the side to move cannot win; if the opponent's cells also
+  // hold one, it loses.
+  if (height_ % 2 != 0) return kNoBound;
+  const uint64_t empty = board_ & ~mask;
+  const uint64_t claimed = empty & odd_rows_ & ~Playable(mask);
+  if (HasLine(mover | (empty & ~claimed))) return kNoBound;
+  return HasLine(opponent | claimed) ? -1 : 0;
+}
+
 inline void ConnectBoard::StaticBounds(const Bits& b, int alpha, int beta,
                                        int* lower, int* upper) const {
   // The opponent cannot win before its second stone from here, nor the
@@ -256,19 +280,8 @@ inline void ConnectBoard::StaticBounds(const Bits& b, int alpha, int beta,
   // A player whose stones and every empty cell hold no line cannot win.
   if (beta > 0 && !HasLine(b.mover | empty)) *upper = std::min(*upper, 0);
   if (alpha < 0 && !HasLine(opponent | empty)) *lower = std::max(*lower, 0);
-  // Claimeven: with an even number of stones on the board (and an even
-  // height), the opponent can answer every move in a column of even height
-  // directly above it, and a move in a column of odd height in another
-  // column of odd height (they pair up, an even number of them). That
-  // takes it every empty cell of the odd rows (counted from 0 at the
-  // bottom) but those playable now, and leaves the side to move the rest.
-  // If the rest hold no line, the side to move cannot win; if the
-  // opponent's cells also hold one, it loses.
-  if (beta > -1 && *upper > -1 && height_ % 2 == 0 && b.moves % 2 == 0) {
-    const uint64_t claimed = empty & odd_rows_ & ~Playable(b.mask);
-    if (!HasLine(b.mover | (empty & ~claimed))) {
-      *upper = std::min(*upper, HasLine(opponent | claimed) ? -1 : 0);
-    }
+  if (beta > -1 && *upper > -1 && b.moves % 2 == 0) {
+    *upper = std::min(*upper, ClaimevenUpper(b.mover, opponent, b.mask));
   }
 }
 
