@@ -182,7 +182,7 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   // draw or a loss (c4's static pass over the children, in part): a floor
   // that may end the node before any child is searched, or narrow the
   // window of every child.
-  if (alpha < 1 && b.moves % 2 == 1) {
+  if (alpha < 1 && b.moves % 2 == 1 && board_.HasClaimeven()) {
     lower = std::max(lower, ClaimevenFloor(b, moves));
   }
   // No move wins that soon: the soonest win is two plies later.

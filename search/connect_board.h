@@ -85,6 +85,8 @@ class ConnectBoard {
   bool HasLine(uint64_t stones) const;
   // A bound no score reaches.
   static constexpr int kNoBound = 64;
+  // Whether claimeven can bound a score: on boards of an even height.
+  bool HasClaimeven() const { return height_ % 2 == 0; }
   // The best score of the side to move (`mover`'s stones) when its
   // opponent plays claimeven, at a position with an even number of stones
   // `mask`: 0 or -1 when the side to move cannot win against it, kNoBound
@@ -112,6 +114,9 @@ class ConnectBoard {
   // The cells where a stone of `stones` would complete k in a row, filled
   // or not, for any k.
   uint64_t CompletingCells(uint64_t stones) const;
+  // Four in a row on a board of 4 by 4 or more (Connect Four): the lines
+  // are found inline, in every direction at once.
+  bool FourEverywhere() const { return k_ == 4 && directions_ == 4; }
 };
 
 namespace connect_internal {
@@ -181,10 +186,9 @@ inline uint64_t CompletingCells(uint64_t stones, const int* shifts,
 
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint64_t ConnectBoard::WinningCells(
     uint64_t stones, uint64_t mask) const {
-  // Four in a row on a board of 4 by 4 or more (Connect Four) inline, in
-  // every node; any other k through a call.
+  // Connect Four's lines inline, in every node; any other k through a call.
   const uint64_t cells =
-      k_ == 4 && directions_ == 4
+      FourEverywhere()
           ? connect_internal::CompletingFourEverywhere(stones, shift_)
           : CompletingCells(stones);
   return cells & (board_ ^ mask);
@@ -194,7 +198,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void ConnectBoard::WinningCellsAfter(
     uint64_t stones, uint64_t mask, const uint64_t* moves, int n,
     uint64_t* after) const {
   int i = 0;
-  if (k_ == 4 && directions_ == 4) {
+  if (FourEverywhere()) {
     for (; i + 1 < n; i += 2) {
       const connect_internal::Lanes p = {stones | moves[i],
                                          stones | moves[i + 1]};
@@ -262,7 +266,7 @@ inline int ConnectBoard::ClaimevenUpper(uint64_t mover, uint64_t opponent,
   // playable now, and leaves the side to move the rest. If the rest hold
   // no line, the side to move cannot win; if the opponent's cells also
   // hold one, it loses.
-  if (height_ % 2 != 0) return kNoBound;
+  if (!HasClaimeven()) return kNoBound;
   const uint64_t empty = board_ & ~mask;
   const uint64_t claimed = empty & odd_rows_ & ~Playable(mask);
   if (HasLine(mover | (empty & ~claimed))) return kNoBound;
