@@ -117,6 +117,7 @@ ConnectSearch::ConnectSearch(const Game& game,
     : game_(game),
       board_(game),
       cells_(game.cells()),
+      tabled_moves_(cells_ - kUntabledEmpty),
       table_(options.table_bits, options.threads > 1),
       threads_(options.threads),
       shared_(options.threads > 1),
@@ -158,7 +159,8 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   if (Stopping(w)) return 0;
   ++w.nodes;
   const uint64_t key = board_.Key(b);
-  table_.Prefetch(key);
+  const bool tabled = b.moves < tabled_moves_;
+  if (tabled) table_.Prefetch(key);
   const uint64_t opponent_threats =
       board_.WinningCells(b.mover ^ b.mask, b.mask);
   const uint64_t safe = board_.SafeMoves(b.mask, opponent_threats);
@@ -189,8 +191,10 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   upper = std::min(upper, (cells_ - 3 - b.moves) / 2);
   // The table's entry, read last (its bucket was prefetched on entry).
   const bool mirrored = board_.Mirrored(b, key);
-  const int first = TableBounds(key, mirrored, &lower, &upper);
-  if (first >= 0) moves.Promote(safe & board_.column(first));
+  if (tabled) {
+    const int first = TableBounds(key, mirrored, &lower, &upper);
+    if (first >= 0) moves.Promote(safe & board_.column(first));
+  }
   if (const std::optional<int> cut = Narrow(lower, upper, &alpha, &beta)) {
     return *cut;
   }
@@ -207,6 +211,7 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
                                bool mirrored, const MoveList& moves, int alpha,
                                int beta, int lower, int upper) {
   const int work = cells_ - b.moves;
+  const bool tabled = b.moves < tabled_moves_;
   const int alpha0 = alpha;
   // With helper threads (ABDADA): the node is marked busy while searched
   // here, and a move (but the first) whose position another thread is
@@ -227,8 +232,10 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
       if (w.stopped) return 0;  // unfinished: nothing to store
       if (score >= beta) {
         const int column = board_.ColumnOf(moves[i]);
-        table_.Store(key, work, score, upper,
-                     1 + (mirrored ? board_.width() - 1 - column : column));
+        if (tabled) {
+          table_.Store(key, work, score, upper,
+                       1 + (mirrored ? board_.width() - 1 - column : column));
+        }
         return score;
       }
       alpha = std::max(alpha, score);
@@ -237,8 +244,10 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
   }
   // Every move failed low (alpha is then an upper bound), or one raised
   // alpha inside the window (then it is exact).
-  table_.Store(key, work, alpha > alpha0 ? alpha : lower,
-               std::min(upper, alpha), 0);
+  if (tabled) {
+    table_.Store(key, work, alpha > alpha0 ? alpha : lower,
+                 std::min(upper, alpha), 0);
+  }
   return alpha;
 }
 
@@ -254,6 +263,7 @@ inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
     if (move != 0) listed[n++] = move;
   }
   board_.WinningCellsAfter(b.mover, b.mask, listed, n, threats);
+  const bool children_tabled = b.moves + 1 < tabled_moves_;
   for (int i = 0; i < n; ++i) {
     const uint64_t mask = b.mask | listed[i];
     // A move that leaves the opponent nothing safe wins on the next stone
@@ -263,7 +273,9 @@ inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
     }
     moves->Add(listed[i], board_.MoveScore(mask, threats[i], opponent_threats));
     // The child will read its entry first thing: start the read now.
-    table_.Prefetch(board_.Key(board_.Child(b, listed[i])));
+    if (children_tabled) {
+      table_.Prefetch(board_.Key(board_.Child(b, listed[i])));
+    }
   }
   return std::nullopt;
 }

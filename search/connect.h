@@ -124,6 +124,10 @@ class ConnectSearch {
   // Threads leave moves others are searching for last at nodes with at
   // least this many empty cells (ConnectSearchOptions::threads).
   static constexpr int kDeferEmpty = 14;
+  // Nodes with this many empty cells or fewer neither read nor write the
+  // transposition table: their subtrees are small, and re-searching one
+  // costs less than waiting for its entry's cache line to come from memory.
+  static constexpr int kUntabledEmpty = 8;
   // The calling thread looks at the clock every this many nodes, and calls
   // SearchLimits::poll at most this often.
   static constexpr uint64_t kCheckNodes = 4096;
@@ -292,6 +296,7 @@ class ConnectSearch {
   const Game game_;
   const ConnectBoard board_;
   const int cells_;
+  const int tabled_moves_;  // nodes before this ply use the table
   int etc_moves_;  // transposition cutoffs are looked for before this ply
   ConnectTable table_;
   const int threads_;
