@@ -13,6 +13,10 @@
 
 #include "absl/flags/flag.h"
 #include "absl/numeric/bits.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/cli/cli.h"
 #include "base/cli/game_flags.h"
@@ -84,9 +88,53 @@ Position RandomPosition(const Game& game, int plies, std::mt19937_64& rng,
   }
 }
 
+// The q-quantile of v, which must not be empty.
 double Percentile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))];
+}
+
+// The plies of --plies, or kInvalidArgument naming the one that is not a
+// number of stones a game can be in play with.
+absl::StatusOr<std::vector<int>> PliesFromFlag(const Game& game) {
+  std::vector<int> plies;
+  for (const std::string& text : absl::GetFlag(FLAGS_plies)) {
+    int ply;
+    if (!absl::SimpleAtoi(text, &ply) || ply < 0 || ply >= game.cells()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--plies: '", text, "' is not a ply: expected 0 to ",
+                       game.cells() - 1, " (stones on the board)"));
+    }
+    plies.push_back(ply);
+  }
+  return plies;
+}
+
+// The other numeric flags' checks: kInvalidArgument naming the first bad
+// one.
+absl::Status CheckCounts(const Game& game) {
+  if (absl::GetFlag(FLAGS_positions) < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--positions=", absl::GetFlag(FLAGS_positions),
+                     ": expected 0 or more positions per ply"));
+  }
+  if (absl::GetFlag(FLAGS_games) < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--games=", absl::GetFlag(FLAGS_games), ": expected 0 or more games"));
+  }
+  const int from = absl::GetFlag(FLAGS_from_ply);
+  if (from < 0 || from >= game.cells()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--from_ply=", from, ": expected 0 to ", game.cells() - 1,
+                     " (stones on the board)"));
+  }
+  for (const std::string& answer : absl::GetFlag(FLAGS_game_answers)) {
+    if (answer != "best_move" && answer != "every_move") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--game_answers: '", answer, "' is not best_move or every_move"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 // The perfect player's moves, timed, in games from --from_ply on: the same
@@ -120,25 +168,27 @@ void TimeGames(const Game& game, ConnectSearch& search, uint64_t seed,
         p = Game::Play(p, cell);
       }
     }
-    std::printf(
-        "%s, games from ply %d against a %s opponent: %zu moves, p50 %.4f s, "
-        "p99 %.4f s, max %.4f s\n",
-        answer.c_str(), absl::GetFlag(FLAGS_from_ply),
-        perfect_opponent ? "perfect" : "random", seconds.size(),
-        Percentile(seconds, 0.5), Percentile(seconds, 0.99),
-        Percentile(seconds, 1.0));
+    std::printf("%s, games from ply %d against a %s opponent: %zu moves",
+                answer.c_str(), absl::GetFlag(FLAGS_from_ply),
+                perfect_opponent ? "perfect" : "random", seconds.size());
+    if (!seconds.empty()) {
+      std::printf(", p50 %.4f s, p99 %.4f s, max %.4f s",
+                  Percentile(seconds, 0.5), Percentile(seconds, 0.99),
+                  Percentile(seconds, 1.0));
+    }
+    std::printf("\n");
     std::fflush(stdout);
   }
 }
 
 // --list: the positions the benchmark would search, as play reads them
 // (or, with --sequences, as their moves).
-void ListPositions(const Game& game) {
+void ListPositions(const Game& game, const std::vector<int>& plies) {
   std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
-  for (const std::string& text : absl::GetFlag(FLAGS_plies)) {
+  for (const int ply : plies) {
     for (int i = 0; i < absl::GetFlag(FLAGS_positions); ++i) {
       std::string moves;
-      const Position p = RandomPosition(game, std::stoi(text), rng, &moves);
+      const Position p = RandomPosition(game, ply, rng, &moves);
       std::printf("%s\n", absl::GetFlag(FLAGS_sequences)
                               ? moves.c_str()
                               : game.Format(p).c_str());
@@ -191,8 +241,11 @@ int Run() {
   absl::StatusOr<Game> created = GameFromFlags({7, 6, 4, /*gravity=*/true});
   if (!created.ok()) return Fail(kExitUsage, created.status());
   const Game game = *created;
+  const absl::StatusOr<std::vector<int>> plies = PliesFromFlag(game);
+  if (!plies.ok()) return Fail(kExitUsage, plies.status());
+  if (absl::Status s = CheckCounts(game); !s.ok()) return Fail(kExitUsage, s);
   if (absl::GetFlag(FLAGS_list)) {
-    ListPositions(game);
+    ListPositions(game, *plies);
     return 0;
   }
   absl::StatusOr<int> threads = ThreadsFromFlag(ConnectSearch::kMaxThreads);
@@ -207,8 +260,8 @@ int Run() {
   std::printf("%s, table 2^%d entries, %d thread(s)\n",
               game.spec().Name().c_str(), absl::GetFlag(FLAGS_table_bits),
               options.threads);
-  for (const std::string& text : absl::GetFlag(FLAGS_plies)) {
-    const int ply = std::stoi(text);
+  for (const int ply : *plies) {
+    if (absl::GetFlag(FLAGS_positions) == 0) break;
     std::vector<double> seconds;
     uint64_t nodes = 0;
     double total = 0;
@@ -232,13 +285,6 @@ int Run() {
   if (absl::GetFlag(FLAGS_games) > 0) {
     const uint64_t seed = rng();
     for (const std::string& answer : absl::GetFlag(FLAGS_game_answers)) {
-      if (answer != "best_move" && answer != "every_move") {
-        std::fprintf(stderr,
-                     "--game_answers: '%s' is not best_move or "
-                     "every_move\n",
-                     answer.c_str());
-        return 1;
-      }
       TimeGames(game, **search, seed, answer);
     }
   }

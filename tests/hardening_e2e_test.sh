@@ -7,6 +7,7 @@ set -u
 SOLVE="$TEST_SRCDIR/mnk/solver/solve"
 PLAY="$TEST_SRCDIR/mnk/player/play"
 VERIFY="$TEST_SRCDIR/mnk/verify/verify"
+BENCH="$TEST_SRCDIR/mnk/search/connect_benchmark"
 TABLE="$TEST_SRCDIR/mnk/data/3x3k3.mnk"
 TMP="$(mktemp -d "${TEST_TMPDIR:-/tmp}/hardening.XXXXXX")"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
@@ -227,6 +228,29 @@ exec 7>&-
 wait $player
 expect_eq "moved table exit" 0 $?
 expect_eq "moved table answers" 2 "$(grep -c 'value=win' "$TMP/out")"
+
+# --- connect_benchmark's counts and plies: a usage error naming the flag,
+# never an exception, a crash or a draw that cannot end.
+while read -r flags message; do
+  "$BENCH" $flags > /dev/null 2> "$TMP/err"
+  expect_eq "connect_benchmark $flags exit" 1 $?
+  expect_contains "connect_benchmark $flags" "$message" "$(cat "$TMP/err")"
+done << 'FLAGS'
+--plies=eight --plies: 'eight' is not a ply: expected 0 to 41 (stones on the board)
+--plies=42 --plies: '42' is not a ply: expected 0 to 41
+--plies=-1 --plies: '-1' is not a ply
+--positions=-1 --positions=-1: expected 0 or more positions per ply
+--games=-2 --games=-2: expected 0 or more games
+--from_ply=42 --from_ply=42: expected 0 to 41
+--game_answers=fast --game_answers: 'fast' is not best_move or every_move
+FLAGS
+out=$("$BENCH" --positions=0 --table_bits=10 --threads=1 2> "$TMP/err")
+expect_eq "connect_benchmark no positions exit" 0 $?
+expect_eq "connect_benchmark no positions" "7,6,4 gravity, table 2^10 entries, 1 thread(s)" "$out"
+out=$("$BENCH" --list --plies=0,2 --positions=1 --sequences --seed=3)
+expect_eq "connect_benchmark --list lines" 2 "$(echo "$out" | wc -l)"
+expect_eq "connect_benchmark --list empty board" "" "$(echo "$out" | head -1)"
+expect_eq "connect_benchmark --list two stones" 2 "$(echo "$out" | tail -1 | tr -d '\n' | wc -c)"
 
 rm -rf "$TMP"
 finish "hardening"
