@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <random>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "base/cli/cli.h"
 #include "base/cli/game_flags.h"
 #include "base/cli/threads_flag.h"
@@ -69,10 +71,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // A position after `plies` random moves of a game that is not over then,
-// and its moves as columns from 1.
-Position RandomPosition(const Game& game, int plies, std::mt19937_64& rng,
-                        std::string* moves) {
-  for (;;) {
+// and its moves as columns from 1; nullopt when `tries` games in a row
+// ended sooner.
+std::optional<Position> TryRandomPosition(const Game& game, int plies,
+                                          std::mt19937_64& rng,
+                                          std::string* moves, int tries) {
+  for (int t = 0; t < tries; ++t) {
     Position p;
     moves->clear();
     while (p.stones() < plies && !game.IsTerminal(p)) {
@@ -86,6 +90,28 @@ Position RandomPosition(const Game& game, int plies, std::mt19937_64& rng,
     }
     if (!game.IsTerminal(p)) return p;
   }
+  return std::nullopt;
+}
+
+// The same for a ply that CheckDrawable accepted.
+Position RandomPosition(const Game& game, int plies, std::mt19937_64& rng,
+                        std::string* moves) {
+  return *TryRandomPosition(game, plies, rng, moves,
+                            std::numeric_limits<int>::max());
+}
+
+// kInvalidArgument when 10,000 random games all end before `ply` (on a
+// board where every game does, drawing a position there would never end).
+absl::Status CheckDrawable(const Game& game, int ply, absl::string_view flag) {
+  std::mt19937_64 rng(1);
+  std::string moves;
+  if (TryRandomPosition(game, ply, rng, &moves, 10000).has_value()) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat(flag, ": 10,000 random games of ", game.spec().Name(),
+                   " all ended before ply ", ply,
+                   ": expected a ply that games reach unfinished"));
 }
 
 // The q-quantile of v, which must not be empty.
@@ -105,6 +131,7 @@ absl::StatusOr<std::vector<int>> PliesFromFlag(const Game& game) {
           absl::StrCat("--plies: '", text, "' is not a ply: expected 0 to ",
                        game.cells() - 1, " (stones on the board)"));
     }
+    if (absl::Status s = CheckDrawable(game, ply, "--plies"); !s.ok()) return s;
     plies.push_back(ply);
   }
   return plies;
@@ -127,6 +154,11 @@ absl::Status CheckCounts(const Game& game) {
     return absl::InvalidArgumentError(
         absl::StrCat("--from_ply=", from, ": expected 0 to ", game.cells() - 1,
                      " (stones on the board)"));
+  }
+  if (absl::GetFlag(FLAGS_games) > 0) {
+    if (absl::Status s = CheckDrawable(game, from, "--from_ply"); !s.ok()) {
+      return s;
+    }
   }
   for (const std::string& answer : absl::GetFlag(FLAGS_game_answers)) {
     if (answer != "best_move" && answer != "every_move") {

@@ -230,7 +230,7 @@ expect_eq "moved table exit" 0 $?
 expect_eq "moved table answers" 2 "$(grep -c 'value=win' "$TMP/out")"
 
 # --- connect_benchmark's counts and plies: a usage error naming the flag,
-# never an exception, a crash or a draw that cannot end.
+# never an exception, a crash or random games drawn forever.
 while read -r flags message; do
   "$BENCH" $flags > /dev/null 2> "$TMP/err"
   expect_eq "connect_benchmark $flags exit" 1 $?
@@ -244,6 +244,10 @@ done << 'FLAGS'
 --from_ply=42 --from_ply=42: expected 0 to 41
 --game_answers=fast --game_answers: 'fast' is not best_move or every_move
 FLAGS
+# On 2x2 with k = 1 the first stone ends every game.
+"$BENCH" --width=2 --height=2 --k=1 --gravity --plies=1 --list > /dev/null 2> "$TMP/err"
+expect_eq "connect_benchmark unreachable ply exit" 1 $?
+expect_contains "connect_benchmark unreachable ply" "--plies: 10,000 random games of 2,2,1 gravity all ended before ply 1" "$(cat "$TMP/err")"
 out=$("$BENCH" --positions=0 --table_bits=10 --threads=1 2> "$TMP/err")
 expect_eq "connect_benchmark no positions exit" 0 $?
 expect_eq "connect_benchmark no positions" "7,6,4 gravity, table 2^10 entries, 1 thread(s)" "$out"
