@@ -40,3 +40,30 @@ install_for_outside_builds() {
   version=$(sed -n 's/.*kVersion\[\] = "\(.*\)";/\1/p' \
     "$TEST_SRCDIR/mnk/base/version/version.h")
 }
+
+# run_killed FIRST_S MAX_MS OUT ERR CMD...: CMD killed with SIGKILL after
+# FIRST_S seconds ("" for random), then after 10 to MAX_MS ms, each time run
+# again with --resume, until it ends by itself (at most 40 kills; a busy
+# machine gets a last uninterrupted run). Sets `kills` and `status`.
+run_killed() {
+  local first=$1 max=$2 out=$3 err=$4 resume="" pid
+  shift 4
+  kills=0 status=1
+  for attempt in $(seq 1 40); do
+    "$@" $resume > "$out" 2> "$err" &
+    pid=$!
+    if [ "$attempt" -eq 1 ] && [ -n "$first" ]; then sleep "$first"; else
+      sleep "$(printf '0.%03d' $((RANDOM % (max - 10) + 10)))"; fi
+    if kill -KILL "$pid" 2> /dev/null; then
+      kills=$((kills + 1))
+      wait "$pid" 2> /dev/null
+    else
+      wait "$pid"
+      status=$?
+      return
+    fi
+    resume=--resume
+  done
+  "$@" $resume > "$out" 2> "$err"
+  status=$?
+}

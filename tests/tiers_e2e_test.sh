@@ -2,20 +2,14 @@
 # End to end for solves in tiers: a work dir changes nothing in the table;
 # a solve killed with SIGKILL at random moments and resumed, again and again,
 # writes the same bytes as one uninterrupted solve; a damaged tier is solved
-# again, never trusted; MPI (mpirun -np 3 solve_mpi, on loopback) writes the
-# same bytes as one process, for boards with and without gravity and every
-# layout; and the errors: a work dir in use, of another solve, held by a
-# running one, a full disk,
-# too little memory. verify with a work dir (a tier at a time): the same
-# report as in memory, killed and resumed too, and its errors.
+# again, never trusted; and the errors: a work dir in use, of another solve,
+# held by a running one, a full disk, too little memory. MPI is in
+# tiers_mpi_e2e_test, verify in tiers in verify_tiers_e2e_test.
 set -u
 SOLVE="$TEST_SRCDIR/mnk/solver/solve"
-SOLVE_MPI="$TEST_SRCDIR/mnk/solver/solve_mpi"
-VERIFY="$TEST_SRCDIR/mnk/verify/verify"
 JSON="$TEST_SRCDIR/mnk/tests/json_get"
 TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
-use_mpi "$TMP"
 
 # --- The same bytes with a work dir (small tiers), for every layout.
 games=("--k=3"
@@ -54,87 +48,7 @@ out=$("$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet 
 expect_eq "5x4 gravity: layers taken whole" 21 \
   "$(printf '%s\n' "$out" | "$JSON" /tiers/layers_loaded)"
 
-# --- MPI: three ranks on this machine, the same bytes as one process.
-if command -v mpirun > /dev/null; then
-  n=0
-  for game in "${games[@]}"; do
-    n=$((n + 1))
-    out=$(mpirun --oversubscribe -np 3 "$SOLVE_MPI" $game --quiet --json \
-      --out="$TMP/mpi$n.mnk" --work-dir="$TMP/m$n" --tier-indices=4096 \
-      2> "$TMP/mpi_err")
-    expect_eq "$game: mpirun exit" 0 $?
-    cmp -s "$TMP/plain$n.mnk" "$TMP/mpi$n.mnk" \
-      || fail "$game: MPI table differs: $(cat "$TMP/mpi_err")"
-    # Rank 0 solved only its share of the tiers.
-    solved=$(printf '%s\n' "$out" | "$JSON" /tiers/solved)
-    total=$("$JSON" /tiers/solved < "$TMP/tiers$n.json")
-    [ "$solved" -lt "$total" ] || fail "$game: rank 0 solved $solved of $total tiers"
-  done
-  # MPI needs a shared work dir.
-  mpirun --oversubscribe -np 2 "$SOLVE_MPI" --quiet > /dev/null 2> "$TMP/err"
-  expect_eq "mpi without work dir exit" 1 $?
-  expect_contains "mpi without work dir" "needs a work dir" "$(cat "$TMP/err")"
-  # A rank that fails alone (only rank 0 writes the table) ends them all
-  # with its exit status instead of leaving the others waiting.
-  timeout 120 mpirun --oversubscribe -np 2 "$SOLVE_MPI" --quiet \
-    --out=/nonexistent/dir/t.mnk --work-dir="$TMP/mz" > /dev/null 2> "$TMP/err"
-  expect_eq "mpi unwritable table exit" 3 $?
-  expect_contains "mpi unwritable table" "solve (rank 0): cannot write" "$(cat "$TMP/err")"
-  # A rank killed (SIGKILL) mid-solve: mpirun ends the others by itself and
-  # fails; run again with --resume, the same bytes.
-  game4=(--width=5 --height=4 --k=4 --gravity --layout=compressed --quiet
-         --out="$TMP/rank_killed.mnk" --work-dir="$TMP/mk" --tier-indices=4096)
-  killed=""
-  for attempt in 1 2 3 4 5; do
-    rm -rf "$TMP/mk"
-    timeout 60 mpirun --oversubscribe -np 3 "$SOLVE_MPI" "${game4[@]}" \
-      > /dev/null 2> "$TMP/err" &
-    runner=$!
-    sleep 0.$((3 + RANDOM % 5))
-    ranks=($(pgrep -f "^$SOLVE_MPI " || true))
-    [ "${#ranks[@]}" -gt 0 ] && kill -KILL "${ranks[RANDOM % ${#ranks[@]}]}"
-    wait "$runner"
-    status=$?
-    [ "$status" -eq 124 ] && fail "mpirun still running 60 s after a rank was killed"
-    if [ "$status" -ne 0 ]; then killed=yes; break; fi
-  done
-  [ -n "$killed" ] || fail "no rank was killed mid-solve in 5 attempts"
-  expect_contains "rank killed" "exited on signal 9" "$(cat "$TMP/err")"
-  mpirun --oversubscribe -np 3 "$SOLVE_MPI" "${game4[@]}" --resume > /dev/null 2> "$TMP/err"
-  expect_eq "resumed after a rank was killed exit" 0 $?
-  cmp -s "$TMP/plain4.mnk" "$TMP/rank_killed.mnk" \
-    || fail "table after a killed rank differs: $(cat "$TMP/err")"
-else
-  fail "mpirun not found: run setup.sh"
-fi
-
 # --- Killed at random moments, resumed until done: the same bytes.
-# run_killed FIRST_S MAX_MS OUT ERR CMD...: CMD killed with SIGKILL after
-# FIRST_S seconds ("" for random), then after 10 to MAX_MS ms, each time run
-# again with --resume, until it ends by itself (at most 40 kills; a busy
-# machine gets a last uninterrupted run). Sets `kills` and `status`.
-run_killed() {
-  local first=$1 max=$2 out=$3 err=$4 resume="" pid
-  shift 4
-  kills=0 status=1
-  for attempt in $(seq 1 40); do
-    "$@" $resume > "$out" 2> "$err" &
-    pid=$!
-    if [ "$attempt" -eq 1 ] && [ -n "$first" ]; then sleep "$first"; else
-      sleep "$(printf '0.%03d' $((RANDOM % (max - 10) + 10)))"; fi
-    if kill -KILL "$pid" 2> /dev/null; then
-      kills=$((kills + 1))
-      wait "$pid" 2> /dev/null
-    else
-      wait "$pid"
-      status=$?
-      return
-    fi
-    resume=--resume
-  done
-  "$@" $resume > "$out" 2> "$err"
-  status=$?
-}
 kill_and_resume() {  # NAME PLAIN_TABLE FLAGS...
   local name=$1 plain=$2
   shift 2
@@ -182,52 +96,6 @@ expect_lost() {
 cp -r "$TMP/w4" "$TMP/w4lost"
 expect_lost "$TMP/w4lost" S08
 expect_lost "$TMP/w4" D07
-
-# --- verify a tier at a time: the same counts as in memory, and the same
-# again when killed at random moments and resumed until done.
-"$VERIFY" --table="$TMP/plain4.mnk" --quiet > "$TMP/v.out"
-expect_eq "verify in memory exit" 0 $?
-records=$(grep '^records' "$TMP/v.out")
-expect_contains "verify in memory" "3945711 reachable (header: 3945711), 785365 stored records checked" "$records"
-"$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v1" \
-  --tier-indices=4096 > "$TMP/v.out"
-expect_eq "verify in tiers exit" 0 $?
-expect_eq "verify in tiers" "$records" "$(grep '^records' "$TMP/v.out")"
-# Done: only the manifest, the lock, the forward pass's mark and a file a
-# layer pair (C00 to C20).
-expect_eq "verify work dir at the end" 14 "$(ls "$TMP/v1" | wc -l)"
-run_killed "" 410 "$TMP/v.out" "$TMP/v.err" "$VERIFY" --table="$TMP/plain4.mnk" \
-  --quiet --work-dir="$TMP/v2" --tier-indices=4096
-expect_eq "verify killed and resumed exit ($(cat "$TMP/v.err"))" 0 "$status"
-expect_eq "verify killed $kills times, resumed" "$records" "$(grep '^records' "$TMP/v.out")"
-[ "$kills" -gt 0 ] || fail "verify: never killed mid-way"
-"$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v1" > /dev/null 2> "$TMP/err"
-expect_eq "verify work dir in use exit" 1 $?
-expect_contains "verify work dir in use" "holds a verify already; pass --resume" "$(cat "$TMP/err")"
-"$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v1" --resume > /dev/null 2> "$TMP/err"
-expect_eq "another verify exit" 1 $?
-expect_contains "another verify" "holds another verify" "$(cat "$TMP/err")"
-flock "$TMP/v1/lock" "$VERIFY" --table="$TMP/plain4.mnk" --quiet \
-  --work-dir="$TMP/v1" --resume > /dev/null 2> "$TMP/err"
-expect_eq "verify work dir held exit" 1 $?
-expect_contains "verify work dir held" "another process is running a verify in the work dir $TMP/v1 (it holds $TMP/v1/lock)" "$(cat "$TMP/err")"
-"$VERIFY" --table="$TMP/plain5.mnk" --quiet > "$TMP/v.out"
-records=$(grep '^records' "$TMP/v.out")
-"$VERIFY" --table="$TMP/plain5.mnk" --quiet --work-dir="$TMP/v3" \
-  --tier-indices=4096 > "$TMP/v.out"
-expect_eq "verify 4,4,4 (free) in tiers exit" 0 $?
-expect_eq "verify 4,4,4 (free) in tiers" "$records" "$(grep '^records' "$TMP/v.out")"
-"$VERIFY" --table="$TMP/plain2.mnk" --quiet --work-dir="$TMP/v5" > /dev/null 2> "$TMP/err"
-expect_eq "verify a full table in tiers exit" 1 $?
-expect_contains "verify a full table in tiers" "compressed tables only" "$(cat "$TMP/err")"
-"$VERIFY" --table="$TMP/plain4.mnk" --quiet --resume > /dev/null 2> "$TMP/err"
-expect_eq "verify resume without work dir exit" 1 $?
-"$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir="$TMP/v4" \
-  --tier-indices=100 > /dev/null 2> "$TMP/err"
-expect_eq "verify tier size exit" 1 $?
-expect_contains "verify tier size" "expected a power of two from 64" "$(cat "$TMP/err")"
-"$VERIFY" --table="$TMP/plain4.mnk" --quiet --work-dir=/proc/no-such-dir > /dev/null 2> "$TMP/err"
-expect_eq "verify uncreatable work dir exit" 7 $?
 
 # --- Errors.
 "$SOLVE" --quiet --work-dir="$TMP/w1" > /dev/null 2> "$TMP/err"
