@@ -222,13 +222,15 @@ class LayerWalker {
       cells[count] = absl::countr_zero(s);
       cell_bit[count++] = s & -s;
     }
-    // deposit_[k][b]: the cells of slots 8k + j for each bit j of b.
+    // deposit_[k][b]: the cells of slots 8k + j for each bit j of b. A
+    // pattern has slots below `stones_` only: the last byte's entries
+    // stop at 2^(stones_ - 8k).
     for (int k = 0; k < slot_bytes_; ++k) {
+      const int entries = 1 << std::min(8, stones_ - 8 * k);
       deposit_[k][0] = 0;
-      for (int b = 1; b < 256; ++b) {
+      for (int b = 1; b < entries; ++b) {
         const int slot = 8 * k + absl::countr_zero(static_cast<unsigned>(b));
-        deposit_[k][b] = deposit_[k][b & (b - 1)] |
-                         (slot < count ? cell_bit[slot] : Mask{0});
+        deposit_[k][b] = deposit_[k][b & (b - 1)] | cell_bit[slot];
       }
     }
     if (stones_ == index_.cells()) return;
