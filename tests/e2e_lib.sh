@@ -67,3 +67,12 @@ run_killed() {
   "$@" $resume > "$out" 2> "$err"
   status=$?
 }
+
+# The boards the tests of solves in tiers solve, free and gravity, every
+# layout, misère; their tables are numbered 1 to 5 in this order
+# (plain1.mnk ...).
+tier_games=("--k=3"
+            "--width=4 --height=4 --k=3 --misere"
+            "--width=4 --height=4 --k=3 --gravity --layout=compact"
+            "--width=5 --height=4 --k=4 --gravity --layout=compressed"
+            "--width=4 --height=4 --k=4 --layout=compressed --remoteness=no")

@@ -12,13 +12,8 @@ TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 
 # --- The same bytes with a work dir (small tiers), for every layout.
-games=("--k=3"
-       "--width=4 --height=4 --k=3 --misere"
-       "--width=4 --height=4 --k=3 --gravity --layout=compact"
-       "--width=5 --height=4 --k=4 --gravity --layout=compressed"
-       "--width=4 --height=4 --k=4 --layout=compressed --remoteness=no")
 n=0
-for game in "${games[@]}"; do
+for game in "${tier_games[@]}"; do
   n=$((n + 1))
   "$SOLVE" $game --quiet --out="$TMP/plain$n.mnk" > /dev/null \
     || fail "$game: plain solve"

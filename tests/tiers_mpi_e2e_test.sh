@@ -13,13 +13,8 @@ source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 use_mpi "$TMP"
 
 # One process first: the table and the number of tiers it solves.
-games=("--k=3"
-       "--width=4 --height=4 --k=3 --misere"
-       "--width=4 --height=4 --k=3 --gravity --layout=compact"
-       "--width=5 --height=4 --k=4 --gravity --layout=compressed"
-       "--width=4 --height=4 --k=4 --layout=compressed --remoteness=no")
 n=0
-for game in "${games[@]}"; do
+for game in "${tier_games[@]}"; do
   n=$((n + 1))
   "$SOLVE" $game --quiet --json --out="$TMP/plain$n.mnk" --work-dir="$TMP/w$n" \
     --tier-indices=4096 > "$TMP/tiers$n.json" || fail "$game: solve with a work dir"
@@ -28,7 +23,7 @@ done
 # --- MPI: three ranks on this machine, the same bytes as one process.
 if command -v mpirun > /dev/null; then
   n=0
-  for game in "${games[@]}"; do
+  for game in "${tier_games[@]}"; do
     n=$((n + 1))
     out=$(mpirun --oversubscribe -np 3 "$SOLVE_MPI" $game --quiet --json \
       --out="$TMP/mpi$n.mnk" --work-dir="$TMP/m$n" --tier-indices=4096 \

@@ -9,12 +9,10 @@ TMP="${TEST_TMPDIR:-$(mktemp -d)}"
 source "$TEST_SRCDIR/mnk/tests/e2e_lib.sh"
 
 # The tables: numbered as in tiers_e2e_test.
-"$SOLVE" --width=4 --height=4 --k=3 --misere --quiet --out="$TMP/plain2.mnk" \
-  > /dev/null || fail "solve 4x4 misere"
-"$SOLVE" --width=5 --height=4 --k=4 --gravity --layout=compressed --quiet \
-  --out="$TMP/plain4.mnk" > /dev/null || fail "solve 5x4 gravity"
-"$SOLVE" --width=4 --height=4 --k=4 --layout=compressed --remoteness=no \
-  --quiet --out="$TMP/plain5.mnk" > /dev/null || fail "solve 4,4,4"
+for n in 2 4 5; do
+  "$SOLVE" ${tier_games[n - 1]} --quiet --out="$TMP/plain$n.mnk" > /dev/null \
+    || fail "solve ${tier_games[n - 1]}"
+done
 
 # --- verify a tier at a time: the same counts as in memory, and the same
 # again when killed at random moments and resumed until done.
