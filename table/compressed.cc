@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "base/parallel/parallel.h"
+#include "base/parallel/huge_pages.h"
 #include "rules/index/layer_walker.h"
 
 namespace mnk {

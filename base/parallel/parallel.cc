@@ -1,20 +1,10 @@
 #include "base/parallel/parallel.h"
 
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdio>
 
 namespace mnk {
-
-void AdviseHugePages(const void* data, size_t bytes) {
-  constexpr uintptr_t kPage = 4096, kHugePage = uintptr_t{2} << 20;
-  const uintptr_t start = reinterpret_cast<uintptr_t>(data);
-  const uintptr_t begin = (start + kPage - 1) & ~(kPage - 1);
-  const uintptr_t end = start + bytes;
-  if (end < begin + kHugePage) return;  // no huge page fits
-  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
 
 Progress::Progress(bool enabled, std::string label, uint64_t total,
                    std::string unit, ProgressCallback callback)

@@ -1,6 +1,5 @@
-// Work split into chunks over a few threads, a progress line on standard
-// error, and huge pages for large arrays: the helpers shared by the solver
-// and verify.
+// Work split into chunks over a few threads and a progress line on
+// standard error: the helpers shared by the solver and verify.
 //
 //   mnk::Progress progress(/*enabled=*/true, "verify 4,4,4", total, "entries");
 //   mnk::ParallelChunks(total, /*chunk=*/1 << 16, /*threads=*/2,
@@ -67,20 +66,6 @@ void ParallelChunks(uint64_t count, uint64_t chunk, int threads, Work&& work) {
   for (int t = 1; t < threads; ++t) pool.emplace_back(run, t);
   run(0);
   for (std::thread& thread : pool) thread.join();
-}
-
-// Asks the kernel to back the memory [data, data + bytes) with huge pages
-// (2 MiB) where it can: fewer TLB misses when it is read at random, and one
-// page fault per 2 MiB instead of one per 4 KiB when it is first written.
-// Call it before the memory is first written. A hint: refused is fine.
-void AdviseHugePages(const void* data, size_t bytes);
-
-// v.reserve(n) on an empty vector, the memory advised as above.
-template <typename T>
-void ReserveHugePages(std::vector<T>& v, size_t n) {
-  if (v.capacity() >= n) return;
-  v.reserve(n);
-  AdviseHugePages(v.data(), n * sizeof(T));
 }
 
 // What a progress callback is told, now and then from a thread of its

@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/parallel/huge_pages.h"
 #include "base/parallel/parallel.h"
 #include "solver/retrograde/layer_kernel.h"
 #include "solver/retrograde/solve_bytes.h"

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "base/parallel/parallel.h"
+#include "base/parallel/huge_pages.h"
 
 namespace mnk::retrograde_internal {
 
