@@ -217,8 +217,7 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
   // here, and a move (but the first) whose position another thread is
   // searching waits for a second pass, by when that thread's entry may
   // settle it.
-  const BusyMark mark(shared_ && work >= kDeferEmpty ? &busy_[BusySlot(key)]
-                                                     : nullptr);
+  const BusyMark mark(MarksBusy(w, work) ? &busy_[BusySlot(key)] : nullptr);
   uint64_t deferred = 0;  // bit i: moves[i] waits for the second pass
   for (int pass = 0; pass < 2; ++pass) {
     for (int i = 0; i < moves.size(); ++i) {

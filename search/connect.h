@@ -4,8 +4,9 @@
 // public Connect Four solvers are (Pons' connect4, Steininger's c4):
 // bitboards, negamax with alpha-beta on null windows (first the value, then
 // the exact score), optionally on several threads that share the table
-// (Lazy SMP, where a thread leaves a move another thread is searching for
-// last, as in ABDADA), a transposition table of bounds in two-entry buckets
+// (every move's score: a move to a thread; otherwise Lazy SMP, where a
+// thread leaves a move another thread is searching for last, as in
+// ABDADA), a transposition table of bounds in two-entry buckets
 // where a position and its mirror image share an entry, immediate wins and
 // forced replies settled before searching (a move that leaves the opponent no
 // safe reply ends a node's search; a node with one safe move plays it without a
@@ -67,13 +68,16 @@ struct ConnectSearchOptions {
   // buckets of two: 24 bits take 256 MiB. Kept between searches (its
   // bounds hold for any root).
   int table_bits = 24;
-  // Threads searching at once (Lazy SMP): each null-window search of a
-  // position with kParallelEmpty or more empty cells runs on all of them,
-  // sharing the table, and the first to finish answers. At a node with
-  // kDeferEmpty or more empty cells, a thread searches a move (but the
-  // first) that another thread is searching only after the node's other
-  // moves (ABDADA), so that the threads part ways. The answers do not
-  // depend on it; the positions searched do.
+  // Threads searching at once, sharing the table. Analyze gives each
+  // thread a move of its own to solve when the moves have kParallelEmpty or
+  // more empty cells (once none is left, a thread joins the move the fewest
+  // search, and the first to finish answers); elsewhere each null-window
+  // search of a position that big runs on all of them (Lazy SMP), and the
+  // first to finish answers. Where threads search the same position, at
+  // a node with kDeferEmpty or more empty cells a thread searches a move
+  // (but the first) that another thread is searching only after the
+  // node's other moves (ABDADA), so that the threads part ways. The
+  // answers do not depend on it; the positions searched do.
   int threads = 1;
 };
 
@@ -98,7 +102,7 @@ struct MoveAnalysis {
 // every node, the clock (and `poll`) every kCheckNodes nodes of the
 // calling thread.
 struct SearchLimits {
-  // The most positions searched for the answer; 0: no limit.
+  // The most positions each thread searches for the answer; 0: no limit.
   uint64_t max_nodes = 0;
   // When the search gives up; absl::InfiniteFuture(): never.
   absl::Time deadline = absl::InfiniteFuture();
@@ -164,8 +168,9 @@ class ConnectSearch {
   // The exact value and remoteness of a valid position (Game::Validate).
   SearchResult Solve(const Position& p);
   // Solve for each legal move, and the policy's choice among them.
-  // `progress`, when given, is called after each move is solved with the
-  // number solved so far and the number of moves.
+  // `progress`, when given, is called on the calling thread with the
+  // number of moves solved so far and the number of moves, after each
+  // move it solves (and for those other threads solved meanwhile).
   MoveAnalysis Analyze(const Position& p,
                        const std::function<void(int, int)>& progress = {});
   // Analyze within `limits`: nullopt (and *stop, when given, saying why)
@@ -200,7 +205,10 @@ class ConnectSearch {
   // nothing, and `stopped` says so), the flag that stops it when another
   // thread has answered, and the caller's cancel flag. The calling
   // thread's worker also checks the deadline and polls (`limits`) once
-  // its nodes reach `next_check`, and keeps why it stopped in `why`.
+  // its nodes reach `next_check`, and keeps why it stopped in `why`. A
+  // worker `alone` searches its null windows on its own thread (Analyze's
+  // moves side by side), and marks the nodes it searches busy (ABDADA)
+  // only once `joined` says another thread searches its move too.
   struct alignas(64) Worker {
     uint64_t nodes = 0;
     uint64_t node_limit = ~uint64_t{0};
@@ -211,7 +219,10 @@ class ConnectSearch {
     const SearchLimits* limits = nullptr;
     absl::Time next_poll;
     std::optional<SearchStop> why;
+    bool alone = false;
+    const std::atomic<bool>* joined = nullptr;
   };
+  class MovePool;
   using Bits = ConnectBoard::Bits;
 
   ConnectSearch(const Game& game, const ConnectSearchOptions& options);
@@ -239,15 +250,31 @@ class ConnectSearch {
   static bool CheckLimits(Worker& w);
   // The exact score of a position where the side to move cannot win at
   // once, and where it can, known to be at least `floor`.
-  int SolveScore(const Bits& b, int floor);
+  int SolveScore(Worker& w, const Bits& b, int floor);
   // Solve, for a position known to score at least `floor` for its side
   // to move (-cells_: nothing known).
-  SearchResult SolveAbove(const Position& p, int floor);
+  SearchResult SolveAbove(Worker& w, const Position& p, int floor);
+  // Analyze's results of the moves `cells` of p (each scoring at least
+  // `floor`), in `children` by move, solved one after another or side by
+  // side (ConnectSearchOptions::threads); false when the search stopped.
+  bool SolveMoves(const Position& p, const std::vector<int>& cells, int floor,
+                  const std::function<void(int, int)>& progress,
+                  std::vector<SearchResult>* children);
+  // One thread's share of SolveMoves' moves side by side: moves from `pool`
+  // until none is left or the search stops (then it stops the pool).
+  void SolveFromPool(Worker& w, const Position& p, int floor, MovePool& pool,
+                     const std::function<void()>& after_each);
   int Negamax(Worker& w, const Bits& b, int alpha, int beta);
   // The busy_ slot of a key (its high bits mixed: the low ones are the
   // first columns').
   static uint64_t BusySlot(uint64_t key) {
     return (key * 0x9E3779B97F4A7C15ull) >> (64 - kBusyBits);
+  }
+  // True when w marks the positions it searches busy, at a node with
+  // `work` empty cells.
+  bool MarksBusy(const Worker& w, int work) const {
+    return shared_ && work >= kDeferEmpty &&
+           (!w.alone || w.joined->load(std::memory_order_relaxed));
   }
   // True when another thread is searching the position of `key` (or one
   // that shares its slot).
@@ -282,8 +309,8 @@ class ConnectSearch {
                   const MoveList& moves, int alpha, int beta, int lower,
                   int upper);
   // Negamax on the window (bound, bound + 1), on every thread when the
-  // position is big enough.
-  int NullWindow(const Bits& b, int bound);
+  // position is big enough and w is not alone.
+  int NullWindow(Worker& w, const Bits& b, int bound);
 
   // Narrows [*lower, *upper] by the key's entry; returns its refutation as
   // a column of the position (`mirrored`: the key is its mirror's), or -1.

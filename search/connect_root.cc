@@ -1,20 +1,25 @@
 // ConnectSearch's root (search/connect.h): a position's exact score by
 // null windows, each searched by one thread or by several sharing the table
 // (Lazy SMP), and the answers built from it: a position's value and
-// remoteness, every move's, the best move, within a node budget.
+// remoteness, every move's (its moves shared out among the threads), the
+// best move, within a node budget.
 #include <atomic>
 #include <cassert>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "rules/game/policy.h"
 #include "search/connect.h"
 
 namespace mnk {
 
-int ConnectSearch::SolveScore(const Bits& b, int floor) {
+int ConnectSearch::SolveScore(Worker& w, const Bits& b, int floor) {
   if (board_.CanWinNext(b)) return (cells_ + 1 - b.moves) / 2;
   // Null windows: first the value (is it a win? a loss?), which prunes
   // the most, then the score, each window at the bound the last one
@@ -28,8 +33,8 @@ int ConnectSearch::SolveScore(const Bits& b, int floor) {
                     : lo <= -1 && -1 < hi ? -1
                     : up                  ? lo
                                           : hi - 1;
-    const int r = NullWindow(b, mid);
-    if (main_.stopped) return 0;
+    const int r = NullWindow(w, b, mid);
+    if (w.stopped) return 0;
     if (r <= mid) {
       hi = r;
       up = false;
@@ -67,14 +72,15 @@ int ConnectSearch::ScoreOf(SearchResult result, int moves) const {
 }
 
 SearchResult ConnectSearch::Solve(const Position& p) {
-  return SolveAbove(p, -cells_);
+  return SolveAbove(main_, p, -cells_);
 }
 
-SearchResult ConnectSearch::SolveAbove(const Position& p, int floor) {
+SearchResult ConnectSearch::SolveAbove(Worker& w, const Position& p,
+                                       int floor) {
   if (const std::optional<Value> end = game_.Primitive(p)) return {*end, 0};
   if (const std::optional<SearchResult> known = KnownResult(p)) return *known;
   const Bits b = board_.ToBits(p);
-  return ResultOf(SolveScore(b, floor), b.moves);
+  return ResultOf(SolveScore(w, b, floor), b.moves);
 }
 
 MoveAnalysis ConnectSearch::Analyze(
@@ -90,19 +96,162 @@ MoveAnalysis ConnectSearch::Analyze(
   const std::optional<SearchResult> known = KnownResult(p);
   const int floor = known ? -ScoreOf(*known, p.stones()) : -cells_;
   const std::vector<int> cells = game_.LegalMoves(p);
-  mnk::BestMove best;
-  for (int cell : cells) {
-    const SearchResult child = SolveAbove(Game::Play(p, cell), floor);
-    if (main_.stopped) return a;  // unfinished (AnalyzeWithin)
-    a.moves.push_back({cell, Negate(child.value), child.remoteness + 1});
-    best.Add(cell, child.value, child.remoteness);
-    a.best_move = best.cell();
-    a.result = {best.value(), best.remoteness()};
-    if (progress)
-      progress(static_cast<int>(a.moves.size()),
-               static_cast<int>(cells.size()));
+  std::vector<SearchResult> children(cells.size());
+  if (!SolveMoves(p, cells, floor, progress, &children)) {
+    return a;  // unfinished (AnalyzeWithin)
   }
+  mnk::BestMove best;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    a.moves.push_back(
+        {cells[i], Negate(children[i].value), children[i].remoteness + 1});
+    best.Add(cells[i], children[i].value, children[i].remoteness);
+  }
+  a.best_move = best.cell();
+  a.result = {best.value(), best.remoteness()};
   return a;
+}
+
+// The moves of one Analyze shared out among threads (SolveMoves). A thread
+// takes the first move no thread has begun; once none is left, the
+// unsolved move the fewest threads have begun, and searches it too
+// (sharing the table and marking their nodes busy, they part ways and
+// finish it sooner). The first to solve a move answers for it and stops
+// the others on it: its done flag is their Worker::stop.
+class ConnectSearch::MovePool {
+ public:
+  explicit MovePool(const std::vector<int>& cells)
+      : cells_(cells),
+        done_(new std::atomic<bool>[cells.size()]()),
+        joined_(new std::atomic<bool>[cells.size()]()),
+        begun_(cells.size()),
+        results_(cells.size()) {}
+
+  int moves() const { return static_cast<int>(cells_.size()); }
+  int cell(int move) const { return cells_[move]; }
+  const std::atomic<bool>* done(int move) const { return &done_[move]; }
+  // Set once a second thread takes the move.
+  const std::atomic<bool>* joined(int move) const { return &joined_[move]; }
+
+  // The move to search next, or -1 once every move is done.
+  int Take() {
+    absl::MutexLock lock(&mu_);
+    int pick = -1;
+    for (int i = 0; i < moves(); ++i) {
+      if (done_[i].load(std::memory_order_relaxed)) continue;
+      if (pick < 0 || begun_[i] < begun_[pick]) pick = i;
+    }
+    if (pick < 0) return -1;
+    if (begun_[pick]++ > 0) joined_[pick].store(true);
+    return pick;
+  }
+  // The result of `move`, from a thread that solved it, unless another
+  // thread did first.
+  void Solved(int move, SearchResult result) {
+    absl::MutexLock lock(&mu_);
+    if (done_[move].load(std::memory_order_relaxed)) return;
+    results_[move] = result;
+    ++solved_;
+    done_[move].store(true);
+  }
+  // Stops every thread: each move is done, unsolved.
+  void Stop() {
+    absl::MutexLock lock(&mu_);
+    stopped_ = true;
+    for (int i = 0; i < moves(); ++i) done_[i].store(true);
+  }
+  bool stopped() const {
+    absl::MutexLock lock(&mu_);
+    return stopped_;
+  }
+  int solved() const {
+    absl::MutexLock lock(&mu_);
+    return solved_;
+  }
+  // The results by move, once every thread has left the pool.
+  std::vector<SearchResult> results() const {
+    absl::MutexLock lock(&mu_);
+    return results_;
+  }
+
+ private:
+  const std::vector<int>& cells_;
+  const std::unique_ptr<std::atomic<bool>[]> done_;
+  const std::unique_ptr<std::atomic<bool>[]> joined_;
+  mutable absl::Mutex mu_;
+  std::vector<int> begun_ ABSL_GUARDED_BY(mu_);
+  std::vector<SearchResult> results_ ABSL_GUARDED_BY(mu_);
+  int solved_ ABSL_GUARDED_BY(mu_) = 0;
+  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+bool ConnectSearch::SolveMoves(const Position& p, const std::vector<int>& cells,
+                               int floor,
+                               const std::function<void(int, int)>& progress,
+                               std::vector<SearchResult>* children) {
+  const int n = static_cast<int>(cells.size());
+  if (threads_ == 1 || cells_ - p.stones() - 1 < kParallelEmpty) {
+    for (int i = 0; i < n; ++i) {
+      (*children)[i] = SolveAbove(main_, Game::Play(p, cells[i]), floor);
+      if (main_.stopped) return false;
+      if (progress) progress(i + 1, n);
+    }
+    return true;
+  }
+  // Side by side: the helpers with the same budget as the calling thread
+  // (which alone looks at the clock and polls, and reports progress).
+  MovePool pool(cells);
+  std::vector<Worker> helpers(threads_ - 1);
+  std::vector<std::thread> threads;
+  for (Worker& helper : helpers) {
+    helper.alone = true;
+    helper.cancel = main_.cancel;
+    helper.node_limit = main_.node_limit - main_.nodes;
+    try {
+      threads.emplace_back(
+          [&] { SolveFromPool(helper, p, floor, pool, nullptr); });
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: search with those started
+    }
+  }
+  int reported = 0;
+  const auto report = [&](int solved) {
+    while (progress && reported < solved) progress(++reported, n);
+  };
+  main_.alone = true;
+  SolveFromPool(main_, p, floor, pool, [&] { report(pool.solved()); });
+  main_.alone = false;
+  for (std::thread& t : threads) t.join();
+  for (size_t i = 0; i < threads.size(); ++i) helper_nodes_ += helpers[i].nodes;
+  if (pool.stopped()) {
+    main_.stopped = true;
+    return false;
+  }
+  report(n);
+  *children = pool.results();
+  return true;
+}
+
+void ConnectSearch::SolveFromPool(Worker& w, const Position& p, int floor,
+                                  MovePool& pool,
+                                  const std::function<void()>& after_each) {
+  for (int move; (move = pool.Take()) >= 0;) {
+    w.stop = pool.done(move);
+    w.joined = pool.joined(move);
+    const SearchResult child =
+        SolveAbove(w, Game::Play(p, pool.cell(move)), floor);
+    w.stop = nullptr;
+    w.joined = nullptr;
+    if (!w.stopped) {
+      pool.Solved(move, child);
+    } else if (w.why.has_value() || w.nodes >= w.node_limit ||
+               (w.cancel != nullptr && w.cancel->load())) {
+      pool.Stop();  // a limit stopped it
+      return;
+    } else {
+      w.stopped = false;  // another thread solved the move first
+    }
+    if (after_each) after_each();
+  }
 }
 
 std::optional<MoveAnalysis> ConnectSearch::AnalyzeWithin(
@@ -124,13 +273,14 @@ bool ConnectSearch::ScoreAtMost(const Position& child, int bound) {
   }
   const Bits b = board_.ToBits(child);
   if (board_.CanWinNext(b)) return (cells_ + 1 - b.moves) / 2 <= bound;
-  return NullWindow(b, bound) <= bound;
+  return NullWindow(main_, b, bound) <= bound;
 }
 
-int ConnectSearch::NullWindow(const Bits& b, int bound) {
-  if (threads_ == 1 || cells_ - b.moves < kParallelEmpty) {
-    return Negamax(main_, b, bound, bound + 1);
+int ConnectSearch::NullWindow(Worker& w, const Bits& b, int bound) {
+  if (w.alone || threads_ == 1 || cells_ - b.moves < kParallelEmpty) {
+    return Negamax(w, b, bound, bound + 1);
   }
+  assert(&w == &main_);
   // Lazy SMP: every thread searches the same window, sharing the table;
   // the first to finish answers and stops the others.
   alignas(64) std::atomic<bool> stop{false};
@@ -174,7 +324,8 @@ MoveAnalysis ConnectSearch::BestMove(
   }
   const Bits b = board_.ToBits(p);
   const std::optional<SearchResult> known = KnownResult(p);
-  const int score = known ? ScoreOf(*known, b.moves) : SolveScore(b, -cells_);
+  const int score =
+      known ? ScoreOf(*known, b.moves) : SolveScore(main_, b, -cells_);
   if (main_.stopped) return a;
   a.result = ResultOf(score, b.moves);
   // Every child scores at least -score for its mover; the best reach it.

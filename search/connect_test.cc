@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -21,11 +23,12 @@ namespace mnk {
 namespace {
 
 std::unique_ptr<ConnectSearch> MakeSearch(const GameSpec& spec,
-                                          int table_bits = 16) {
+                                          int table_bits = 16,
+                                          int threads = 1) {
   absl::StatusOr<Game> game = Game::Create(spec);
   EXPECT_TRUE(game.ok());
   absl::StatusOr<std::unique_ptr<ConnectSearch>> search =
-      ConnectSearch::Create(*game, {table_bits});
+      ConnectSearch::Create(*game, {table_bits, threads});
   EXPECT_TRUE(search.ok()) << search.status();
   return std::move(*search);
 }
@@ -230,35 +233,43 @@ TEST(ConnectSearchTest, AgreesWithAlphaBetaOnLatePositionsOfBigBoards) {
 }
 
 // Threads that share the table (positions with 20 or more empty cells,
-// where they search together) give one thread's answers, also when a
-// budget stops them.
+// where they search together, and Analyze's moves with as many, which they
+// share out) give one thread's answers, also when a budget stops them, and
+// Analyze reports each move solved once, in order, on the calling thread.
 TEST(ConnectSearchTest, TwoThreadsAnswerAsOne) {
   const Game game = *Game::Create({7, 6, 4, true});
   std::mt19937_64 rng(11);
   std::unique_ptr<ConnectSearch> one = MakeSearch(game.spec(), 20);
-  ConnectSearchOptions options;
-  options.table_bits = 20;
-  options.threads = 2;
-  std::unique_ptr<ConnectSearch> two =
-      std::move(*ConnectSearch::Create(game, options));
+  std::unique_ptr<ConnectSearch> two = MakeSearch(game.spec(), 20, 2);
   int stops = 0;
   for (int trial = 0; trial < 24; ++trial) {
     const Position p = RandomPosition(game, 16 + trial % 6, rng);
     stops += !two->BestMoveWithin(p, Nodes(100)).has_value();
+    stops += !two->AnalyzeWithin(p, Nodes(100)).has_value();
     const MoveAnalysis want = one->Analyze(p);
     const MoveAnalysis best = two->BestMove(p);
     ASSERT_EQ(best.best_move, want.best_move) << game.Format(p);
     ASSERT_EQ(best.result.value, want.result.value) << game.Format(p);
     ASSERT_EQ(best.result.remoteness, want.result.remoteness);
     two->Clear();
-    const MoveAnalysis got = two->Analyze(p);
+    const std::thread::id caller = std::this_thread::get_id();
+    std::vector<std::pair<int, int>> reports;
+    const MoveAnalysis got = two->Analyze(p, [&](int solved, int moves) {
+      EXPECT_EQ(std::this_thread::get_id(), caller);
+      reports.push_back({solved, moves});
+    });
+    const int moves = static_cast<int>(want.moves.size());
+    ASSERT_EQ(reports.size(), want.moves.size());
+    for (int i = 0; i < moves; ++i) {
+      EXPECT_EQ(reports[i], std::make_pair(i + 1, moves));
+    }
     ASSERT_EQ(got.best_move, want.best_move) << game.Format(p);
     for (size_t i = 0; i < want.moves.size(); ++i) {
       ASSERT_EQ(got.moves[i].value, want.moves[i].value) << game.Format(p);
       ASSERT_EQ(got.moves[i].remoteness, want.moves[i].remoteness);
     }
   }
-  EXPECT_GE(stops, 5);  // the budget did stop searches on two threads
+  EXPECT_GE(stops, 10);  // the budget did stop searches on two threads
 }
 
 // Known results (a book's) are taken, not searched: by Solve, by Analyze
@@ -359,10 +370,14 @@ TEST(ConnectSearchTest, AStoppedSearchLeavesNothingWrong) {
 }
 
 // Each limit stops a search of the empty 7x6 board (minutes of work) and
-// says it was the one; a poll that never stops changes no answer.
-TEST(ConnectSearchTest, EachLimitStopsTheSearchAndSaysSo) {
+// says it was the one, on one thread and on two (Analyze's moves side by
+// side); a poll that never stops changes no answer.
+class EachLimitTest : public testing::TestWithParam<int> {};
+
+TEST_P(EachLimitTest, StopsTheSearchAndSaysSo) {
   const Game game = *Game::Create({7, 6, 4, true});
-  std::unique_ptr<ConnectSearch> search = MakeSearch(game.spec(), 20);
+  std::unique_ptr<ConnectSearch> search =
+      MakeSearch(game.spec(), 20, GetParam());
   const Position empty;
   SearchStop why = SearchStop::kCancelled;
   EXPECT_FALSE(search->AnalyzeWithin(empty, Nodes(1000), {}, &why));
@@ -403,6 +418,8 @@ TEST(ConnectSearchTest, EachLimitStopsTheSearchAndSaysSo) {
     EXPECT_EQ(got->result.remoteness, want.result.remoteness);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Threads, EachLimitTest, testing::Values(1, 2));
 
 }  // namespace
 }  // namespace mnk
