@@ -338,11 +338,15 @@ TEST(ConnectSearchTest, TakesKnownResultsWithoutSearching) {
 }
 
 // A search stopped by its budget leaves only sound entries behind: the
-// answers after it are a fresh search's.
-TEST(ConnectSearchTest, AStoppedSearchLeavesNothingWrong) {
+// answers after it are a fresh search's, on one thread and on two (where
+// Analyze's threads also stop each other on a move one of them solved).
+class StoppedSearchTest : public testing::TestWithParam<int> {};
+
+TEST_P(StoppedSearchTest, LeavesNothingWrong) {
   const Game game = *Game::Create({7, 6, 4, true});
   std::mt19937_64 rng(7);
-  std::unique_ptr<ConnectSearch> stopped = MakeSearch(game.spec(), 18);
+  std::unique_ptr<ConnectSearch> stopped =
+      MakeSearch(game.spec(), 18, GetParam());
   int stops = 0;
   for (int trial = 0; trial < 20; ++trial) {
     const Position p = RandomPosition(game, 16, rng);
@@ -368,6 +372,8 @@ TEST(ConnectSearchTest, AStoppedSearchLeavesNothingWrong) {
   // The budgets did stop searches (how many depends on the move ordering).
   EXPECT_GE(stops, 30);
 }
+
+INSTANTIATE_TEST_SUITE_P(Threads, StoppedSearchTest, testing::Values(1, 2));
 
 // Each limit stops a search of the empty 7x6 board (minutes of work) and
 // says it was the one, on one thread and on two (Analyze's moves side by
