@@ -119,10 +119,12 @@ ConnectSearch::ConnectSearch(const Game& game,
       cells_(game.cells()),
       tabled_moves_(cells_ - kUntabledEmpty),
       table_(options.table_bits, options.threads > 1),
-      threads_(options.threads),
-      shared_(options.threads > 1),
-      busy_(shared_ ? new std::atomic<uint16_t>[kBusySlots]() : nullptr) {
+      threads_(options.threads) {
   etc_moves_ = cells_ - 15;
+}
+
+void ConnectSearch::MakeBusySlots() {
+  if (busy_ == nullptr) busy_.reset(new std::atomic<uint16_t>[kBusySlots]());
 }
 
 int ConnectSearch::TableBitsFor(uint64_t bytes) {

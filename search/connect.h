@@ -207,8 +207,9 @@ class ConnectSearch {
   // thread's worker also checks the deadline and polls (`limits`) once
   // its nodes reach `next_check`, and keeps why it stopped in `why`. A
   // worker `alone` searches its null windows on its own thread (Analyze's
-  // moves side by side), and marks the nodes it searches busy (ABDADA)
-  // only once `joined` says another thread searches its move too.
+  // moves side by side). A worker marks the nodes it searches busy
+  // (ABDADA) only while `joined` says another thread searches its root
+  // too (null: none does).
   struct alignas(64) Worker {
     uint64_t nodes = 0;
     uint64_t node_limit = ~uint64_t{0};
@@ -272,10 +273,12 @@ class ConnectSearch {
   }
   // True when w marks the positions it searches busy, at a node with
   // `work` empty cells.
-  bool MarksBusy(const Worker& w, int work) const {
-    return shared_ && work >= kDeferEmpty &&
-           (!w.alone || w.joined->load(std::memory_order_relaxed));
+  static bool MarksBusy(const Worker& w, int work) {
+    return work >= kDeferEmpty && w.joined != nullptr &&
+           w.joined->load(std::memory_order_relaxed);
   }
+  // Makes busy_, before the first search on several threads starts them.
+  void MakeBusySlots();
   // True when another thread is searching the position of `key` (or one
   // that shares its slot).
   bool Busy(uint64_t key) const {
@@ -327,9 +330,9 @@ class ConnectSearch {
   int etc_moves_;  // transposition cutoffs are looked for before this ply
   ConnectTable table_;
   const int threads_;
-  const bool shared_;  // threads share the table: buckets are locked
   // Threads: how many search each position (by key, in kBusySlots slots)
-  // with kDeferEmpty or more empty cells; null with one thread.
+  // with kDeferEmpty or more empty cells; null until a search runs on
+  // several threads (MakeBusySlots).
   static constexpr int kBusyBits = 16;
   static constexpr uint64_t kBusySlots = uint64_t{1} << kBusyBits;
   std::unique_ptr<std::atomic<uint16_t>[]> busy_;

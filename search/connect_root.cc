@@ -199,6 +199,7 @@ bool ConnectSearch::SolveMoves(const Position& p, const std::vector<int>& cells,
   }
   // Side by side: the helpers with the same budget as the calling thread
   // (which alone looks at the clock and polls, and reports progress).
+  MakeBusySlots();
   MovePool pool(cells);
   std::vector<Worker> helpers(threads_ - 1);
   std::vector<std::thread> threads;
@@ -281,8 +282,11 @@ int ConnectSearch::NullWindow(Worker& w, const Bits& b, int bound) {
     return Negamax(w, b, bound, bound + 1);
   }
   assert(&w == &main_);
-  // Lazy SMP: every thread searches the same window, sharing the table;
-  // the first to finish answers and stops the others.
+  // Lazy SMP: every thread searches the same window, sharing the table
+  // (and marking its nodes busy); the first to finish answers and stops
+  // the others.
+  MakeBusySlots();
+  static const std::atomic<bool> kTogether{true};
   alignas(64) std::atomic<bool> stop{false};
   std::vector<Worker> helpers(threads_ - 1);
   std::vector<int> scores(threads_ - 1);
@@ -290,6 +294,7 @@ int ConnectSearch::NullWindow(Worker& w, const Bits& b, int bound) {
   for (int i = 0; i < threads_ - 1; ++i) {
     helpers[i].stop = &stop;
     helpers[i].cancel = main_.cancel;
+    helpers[i].joined = &kTogether;
     try {
       threads.emplace_back([&, i] {
         scores[i] = Negamax(helpers[i], b, bound, bound + 1);
@@ -300,10 +305,12 @@ int ConnectSearch::NullWindow(Worker& w, const Bits& b, int bound) {
     }
   }
   main_.stop = &stop;
+  main_.joined = &kTogether;
   int score = Negamax(main_, b, bound, bound + 1);
   stop.store(true);  // whichever helpers still search stop
   for (std::thread& t : threads) t.join();
   main_.stop = nullptr;
+  main_.joined = nullptr;
   for (size_t i = 0; i < threads.size(); ++i) {
     helper_nodes_ += helpers[i].nodes;
     if (main_.stopped && !helpers[i].stopped) {  // a helper finished first
