@@ -104,7 +104,7 @@ absl::StatusOr<std::unique_ptr<ConnectSearch>> ConnectSearch::Create(
                      kMinTableBits, " to ", kMaxTableBits));
   }
   std::unique_ptr<ConnectSearch> search(new ConnectSearch(game, options));
-  if (!search->table_.ok()) {
+  if (!search->table_.ok() || !search->near_.ok()) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "cannot allocate the search's table of 2^", options.table_bits,
         " entries (", kEntryBytes << options.table_bits, " bytes)"));
@@ -118,7 +118,9 @@ ConnectSearch::ConnectSearch(const Game& game,
       board_(game),
       cells_(game.cells()),
       tabled_moves_(cells_ - kUntabledEmpty),
+      near_moves_(cells_ - kNearEmpty),
       table_(options.table_bits, options.threads > 1),
+      near_(std::min(options.table_bits, kNearTableBits), options.threads > 1),
       threads_(options.threads) {
   etc_moves_ = cells_ - 15;
 }
@@ -153,7 +155,10 @@ absl::StatusOr<int> ConnectSearch::TableBitsForFlag(uint64_t bytes, int shares,
 
 ConnectSearch::~ConnectSearch() = default;
 
-void ConnectSearch::Clear() { table_.Clear(); }
+void ConnectSearch::Clear() {
+  table_.Clear();
+  near_.Clear();
+}
 
 int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   assert(alpha < beta);
@@ -162,7 +167,7 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   ++w.nodes;
   const uint64_t key = board_.Key(b);
   const bool tabled = b.moves < tabled_moves_;
-  if (tabled) table_.Prefetch(key);
+  if (tabled) TableAt(b.moves).Prefetch(key);
   const uint64_t opponent_threats =
       board_.WinningCells(b.mover ^ b.mask, b.mask);
   const uint64_t safe = board_.SafeMoves(b.mask, opponent_threats);
@@ -194,7 +199,7 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   // The table's entry, read last (its bucket was prefetched on entry).
   const bool mirrored = board_.Mirrored(b, key);
   if (tabled) {
-    const int first = TableBounds(key, mirrored, &lower, &upper);
+    const int first = TableBounds(b.moves, key, mirrored, &lower, &upper);
     if (first >= 0) moves.Promote(safe & board_.column(first));
   }
   if (const std::optional<int> cut = Narrow(lower, upper, &alpha, &beta)) {
@@ -234,8 +239,9 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
       if (score >= beta) {
         const int column = board_.ColumnOf(moves[i]);
         if (tabled) {
-          table_.Store(key, work, score, upper,
-                       1 + (mirrored ? board_.width() - 1 - column : column));
+          TableAt(b.moves).Store(
+              key, work, score, upper,
+              1 + (mirrored ? board_.width() - 1 - column : column));
         }
         return score;
       }
@@ -246,8 +252,8 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
   // Every move failed low (alpha is then an upper bound), or one raised
   // alpha inside the window (then it is exact).
   if (tabled) {
-    table_.Store(key, work, alpha > alpha0 ? alpha : lower,
-                 std::min(upper, alpha), 0);
+    TableAt(b.moves).Store(key, work, alpha > alpha0 ? alpha : lower,
+                           std::min(upper, alpha), 0);
   }
   return alpha;
 }
@@ -275,7 +281,7 @@ inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
     moves->Add(listed[i], board_.MoveScore(mask, threats[i], opponent_threats));
     // The child will read its entry first thing: start the read now.
     if (children_tabled) {
-      table_.Prefetch(board_.Key(board_.Child(b, listed[i])));
+      TableAt(b.moves + 1).Prefetch(board_.Key(board_.Child(b, listed[i])));
     }
   }
   return std::nullopt;
@@ -291,9 +297,9 @@ int ConnectSearch::ClaimevenFloor(const Bits& b, const MoveList& moves) const {
   return floor;
 }
 
-int ConnectSearch::TableBounds(uint64_t key, bool mirrored, int* lower,
-                               int* upper) const {
-  const std::optional<ConnectTable::Entry> e = table_.Find(key);
+int ConnectSearch::TableBounds(int moves, uint64_t key, bool mirrored,
+                               int* lower, int* upper) const {
+  const std::optional<ConnectTable::Entry> e = TableAt(moves).Find(key);
   if (!e.has_value()) return -1;
   *lower = std::max(*lower, e->lower);
   *upper = std::min(*upper, e->upper);
@@ -306,7 +312,7 @@ std::optional<int> ConnectSearch::TranspositionCutoff(const Bits& b,
                                                       int beta) const {
   for (uint64_t s = safe; s != 0; s &= s - 1) {
     const std::optional<ConnectTable::Entry> e =
-        table_.Find(board_.Key(board_.Child(b, s & -s)));
+        TableAt(b.moves + 1).Find(board_.Key(board_.Child(b, s & -s)));
     if (e.has_value() && -e->upper >= beta) return -e->upper;
   }
   return std::nullopt;

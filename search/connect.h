@@ -7,7 +7,8 @@
 // (every move's score: a move to a thread; otherwise Lazy SMP, where a
 // thread leaves a move another thread is searching for last, as in
 // ABDADA), a transposition table of bounds in two-entry buckets
-// where a position and its mirror image share an entry, immediate wins and
+// where a position and its mirror image share an entry (the nodes near the
+// end in a small table of their own), immediate wins and
 // forced replies settled before searching (a move that leaves the opponent no
 // safe reply ends a node's search; a node with one safe move plays it without a
 // table entry), bounds from the lines each side can still make and from
@@ -65,8 +66,9 @@ namespace mnk {
 
 struct ConnectSearchOptions {
   // The transposition table holds 2^table_bits entries of 16 bytes, in
-  // buckets of two: 24 bits take 256 MiB. Kept between searches (its
-  // bounds hold for any root).
+  // buckets of two: 24 bits take 256 MiB; the nodes near the end keep
+  // theirs in another table of 1 MiB at most (kNearEmpty). Kept between
+  // searches (their bounds hold for any root).
   int table_bits = 24;
   // Threads searching at once, sharing the table. Analyze gives each
   // thread a move of its own to solve when the moves have kParallelEmpty or
@@ -132,6 +134,15 @@ class ConnectSearch {
   // transposition table: their subtrees are small, and re-searching one
   // costs less than waiting for its entry's cache line to come from memory.
   static constexpr int kUntabledEmpty = 8;
+  // Nodes with more empty cells than kUntabledEmpty and at most kNearEmpty
+  // keep their entries in a table of their own, of 2^kNearTableBits
+  // entries (1 MiB, about a core's L2 cache; the main table's size if that
+  // is smaller): their entries are many and soon useless, and there they
+  // stay in the cache instead of being read from memory. Overwritten
+  // sooner, they let the search visit more positions, yet in less time
+  // (docs/connect-four.md).
+  static constexpr int kNearEmpty = 13;
+  static constexpr int kNearTableBits = 16;
   // The calling thread looks at the clock every this many nodes, and calls
   // SearchLimits::poll at most this often.
   static constexpr uint64_t kCheckNodes = 4096;
@@ -317,7 +328,15 @@ class ConnectSearch {
 
   // Narrows [*lower, *upper] by the key's entry; returns its refutation as
   // a column of the position (`mirrored`: the key is its mirror's), or -1.
-  int TableBounds(uint64_t key, bool mirrored, int* lower, int* upper) const;
+  int TableBounds(int moves, uint64_t key, bool mirrored, int* lower,
+                  int* upper) const;
+  // The table of positions with `moves` stones: near_ or table_.
+  const ConnectTable& TableAt(int moves) const {
+    return moves >= near_moves_ ? near_ : table_;
+  }
+  ConnectTable& TableAt(int moves) {
+    return moves >= near_moves_ ? near_ : table_;
+  }
   // Enhanced transposition cutoff: the score of a child among `safe` whose
   // stored upper bound already lifts the node to beta, if there is one.
   std::optional<int> TranspositionCutoff(const Bits& b, uint64_t safe,
@@ -326,9 +345,11 @@ class ConnectSearch {
   const Game game_;
   const ConnectBoard board_;
   const int cells_;
-  const int tabled_moves_;  // nodes before this ply use the table
+  const int tabled_moves_;  // nodes before this ply use a table
+  const int near_moves_;    // nodes from this ply on use near_
   int etc_moves_;  // transposition cutoffs are looked for before this ply
   ConnectTable table_;
+  ConnectTable near_;  // kNearEmpty
   const int threads_;
   // Threads: how many search each position (by key, in kBusySlots slots)
   // with kDeferEmpty or more empty cells; null until a search runs on
