@@ -340,9 +340,7 @@ class BookSink : public LayerSink {
     return KeepNothing{};
   }
   bool TakesBytes() const override { return false; }
-  uint64_t FileBytes() const override {
-    return BookTableFileSize(book_.keys.size());
-  }
+  uint64_t FileBytes() const override { return BookTableFileSize(book_.keys); }
   absl::Status Write(const std::string& path, const GameSpec& spec,
                      uint64_t) const override {
     return WriteBookTable(path, spec, book_);

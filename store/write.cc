@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "absl/strings/str_cat.h"
+#include "table/book_keys.h"
 #include "table/compressed.h"
 #include "table/file_io.h"
 #include "table/header.h"
@@ -113,21 +114,21 @@ absl::Status EmitCompressed(const GameSpec& spec, const SectionSource& sections,
       emit);
 }
 
-// Layout 4: the keys, then the records.
+// Layout 4: the keys packed (directory, gaps), then the records.
 absl::Status EmitBook(const GameSpec& spec, const BookEntries& book,
                       const Emit& emit) {
   assert(book.keys.size() == book.records.size());
   assert(std::is_sorted(book.keys.begin(), book.keys.end()));
   const uint64_t n = book.keys.size();
-  std::string keys(8 * n, '\0');
-  for (uint64_t i = 0; i < n; ++i) {
-    PutLittleEndian(&keys[8 * i], book.keys[i], 8);
-  }
+  const BookKeySections keys = PackBookKeys(book.keys);
   const PositionIndex index(*Game::Create(spec));
   TableHeader h = TableHeader::For(spec, TableLayout::Book(), index.size(), n);
+  h.flags |= TableHeader::kFlagPackedKeys;
   if (book.complete) h.flags |= TableHeader::kFlagComplete;
-  h.data.book = {kTableHeaderSize, kTableHeaderSize + 8 * n, 0};
-  return EmitTable(h, {keys, Bytes(book.records.data(), n)}, emit);
+  const uint64_t gaps = kTableHeaderSize + keys.directory.size();
+  h.data.book = {kTableHeaderSize, gaps, gaps + keys.gaps.size()};
+  return EmitTable(
+      h, {keys.directory, keys.gaps, Bytes(book.records.data(), n)}, emit);
 }
 
 // The bytes an emitter gives (of parts in memory: it cannot fail).
@@ -173,8 +174,10 @@ uint64_t CompressedTableFileSize(const std::vector<std::string>& sections) {
   return CompressedTableFileSize(SectionSource::Of(sections).sizes);
 }
 
-uint64_t BookTableFileSize(uint64_t entries) {
-  return TableFileBytes(kTableHeaderSize + 9 * entries);
+uint64_t BookTableFileSize(const std::vector<uint64_t>& keys) {
+  const BookKeySections packed = PackBookKeys(keys);
+  return TableFileBytes(kTableHeaderSize + packed.directory.size() +
+                        packed.gaps.size() + keys.size());
 }
 
 std::string SerializeTable(const GameSpec& spec, const RecordView& records,

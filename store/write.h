@@ -25,7 +25,7 @@ namespace mnk {
 
 // The exact byte count of a full table file for `entries` indices, of a
 // compact one, of a compressed one with these sections, and of a book of
-// `entries` positions.
+// the positions of these keys (ascending).
 uint64_t TableFileSize(uint64_t entries);
 uint64_t CompactTableFileSize(const PositionIndex& index);
 uint64_t CompressedTableFileSize(const std::vector<std::string>& sections);
@@ -44,7 +44,7 @@ struct SectionSource {
   // Sections held in memory (which must outlive the source).
   static SectionSource Of(const std::vector<std::string>& sections);
 };
-uint64_t BookTableFileSize(uint64_t entries);
+uint64_t BookTableFileSize(const std::vector<uint64_t>& keys);
 
 // The whole file as bytes, checksum included: full, compact, compressed
 // from its sections (table/compressed.h) or from full records.

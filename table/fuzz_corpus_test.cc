@@ -30,7 +30,7 @@ std::string Seed(const std::string& name) {
 TEST(FuzzCorpusTest, WholeTablesAreRead) {
   for (const char* name :
        {"ttt", "compressed_ttt", "file_path_valid", "compressed_3x3g",
-        "gravity2x2_fixcrc", "book_5x4g"}) {
+        "gravity2x2_fixcrc", "book_5x4g", "book_5x4g_packed"}) {
     const absl::StatusOr<Table> table = Table::FromBytes(Seed(name));
     EXPECT_TRUE(table.ok()) << name << ": " << table.status();
   }

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "rules/index/index.h"
+#include "table/book_keys.h"
 #include "table/compressed.h"
 #include "table/page_checks.h"
 #include "table/record.h"
@@ -59,7 +60,9 @@ absl::StatusOr<std::pair<Game, TableLayout>> GameAndLayout(
   const uint8_t known_flags =
       TableHeader::kFlagGravity | TableHeader::kFlagMisere |
       (compressed ? TableHeader::kFlagRemoteness : 0) |
-      (layout == Layout::kBook ? TableHeader::kFlagComplete : 0);
+      (layout == Layout::kBook
+           ? TableHeader::kFlagComplete | TableHeader::kFlagPackedKeys
+           : 0);
   if (!game.ok() || (h.flags & ~known_flags) != 0 ||
       h.indexing != TableHeader::kIndexingScheme ||
       (layout != Layout::kFull && layout != Layout::kCompact &&
@@ -68,7 +71,7 @@ absl::StatusOr<std::pair<Game, TableLayout>> GameAndLayout(
     return absl::DataLossError(absl::StrFormat(
         "%s has a corrupt header: game %dx%d k=%d flags %d, indexing %d, "
         "layout %d, header size %d; expected a valid game, flags 0 to 3 (0 "
-        "to 7 in layout 3, 0 to 3 and 8 to 11 in layout 4), indexing %d, "
+        "to 7 in layout 3; in layout 4, plus 8, 16 or 24), indexing %d, "
         "layout 1 to 4, header size %d",
         source, h.width, h.height, h.k, h.flags, h.indexing, h.layout,
         h.header_size, TableHeader::kIndexingScheme, kTableHeaderSize));
@@ -149,6 +152,20 @@ struct DataFields {
   uint64_t data_bytes;
 };
 
+// A book's keys packed: the directory, then 1 to kMaxGapBytes bytes of gaps
+// a key after its block's first, so the records begin within those bounds.
+// (A file of 2^56 positions is corrupt: the sums cannot overflow.)
+void PackedBookFields(const TableHeader& h, DataFields& f) {
+  const uint64_t blocks = BookBlocks(h.reachable);
+  f.expected[1] = kTableHeaderSize + kBookDirectoryEntryBytes * blocks;
+  const uint64_t least = f.expected[1] + h.reachable - blocks;
+  const uint64_t found = h.data.book.records_offset;
+  f.expected[2] = h.reachable < (uint64_t{1} << 56) && found >= least &&
+                          found - least <= kMaxGapBytes * h.reachable
+                      ? found
+                      : least;
+}
+
 DataFields ExpectedDataFields(const TableHeader& h, const Game& game,
                               TableLayout layout, const PositionIndex& index) {
   DataFields f = {{kTableHeaderSize, 0, 0}, 0};
@@ -170,8 +187,13 @@ DataFields ExpectedDataFields(const TableHeader& h, const Game& game,
       break;
     }
     case Layout::kBook:
-      f.expected[1] = kTableHeaderSize + 8 * h.reachable;
-      f.data_bytes = f.expected[1] + h.reachable;
+      if ((h.flags & TableHeader::kFlagPackedKeys) != 0) {
+        PackedBookFields(h, f);
+        f.data_bytes = f.expected[2] + h.reachable;
+      } else {  // 8 bytes a key
+        f.expected[1] = kTableHeaderSize + 8 * h.reachable;
+        f.data_bytes = f.expected[1] + h.reachable;
+      }
       break;
   }
   return f;

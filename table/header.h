@@ -19,7 +19,8 @@
 //   15      1     flags: bit 0 = gravity, bit 1 = misère, bit 2 = remoteness
 //                 stored (layout 3 only), bit 3 = complete: the book holds
 //                 every reachable position in play (layout 4 only, written
-//                 by solve --layout=book); other bits 0
+//                 by solve --layout=book), bit 4 = keys packed (layout 4
+//                 only, always written; table/book_keys.h); other bits 0
 //   16      1     indexing scheme: 1 = layered shape/pattern ranks
 //                 (rules/index/index.h)
 //   17      1     record layout (table/layout.h): 1 full, 2 compact,
@@ -35,8 +36,11 @@
 //                   compact:    values offset (64), 0, 0
 //                   compressed: directory offset (64), section count S,
 //                               where the sections end (D)
-//                   book:       keys offset (64), records offset
-//                               (64 + 8N), 0
+//                   book:       directory offset (64), gaps offset
+//                               (64 + 16 * ceil(N / 64)), records offset
+//                               (where the gaps end); unpacked keys (no
+//                               bit 4): keys offset (64), records
+//                               offset (64 + 8N), 0
 //
 // Tic-tac-toe, full layout: 4d 4e 4b 54 41 42 4c 45 | 03 00 00 00 | 03 03
 // 03 00 | 01 01 00 00 | 40 00 00 00 | E = 6046 | 5478 | 64 | 1576 | 0.
@@ -64,8 +68,9 @@ struct TableHeader {
   static constexpr uint8_t kIndexingScheme = 1;
   static constexpr uint8_t kFlagGravity = 1;
   static constexpr uint8_t kFlagMisere = 2;
-  static constexpr uint8_t kFlagRemoteness = 4;  // layout 3 only
-  static constexpr uint8_t kFlagComplete = 8;    // layout 4 only
+  static constexpr uint8_t kFlagRemoteness = 4;   // layout 3 only
+  static constexpr uint8_t kFlagComplete = 8;     // layout 4 only
+  static constexpr uint8_t kFlagPackedKeys = 16;  // layout 4 only
 
   // The header of a table for `spec` in `layout`, its data fields zero.
   static TableHeader For(const GameSpec& spec, TableLayout layout,
@@ -91,7 +96,8 @@ struct TableHeader {
       uint64_t directory_offset, section_count, sections_end;
     } compressed;
     struct {
-      uint64_t keys_offset, records_offset, zero;
+      // Unpacked keys: keys offset, records offset, 0.
+      uint64_t keys_offset, gaps_offset, records_offset;
     } book;
   } data;
 };

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "rules/game/policy.h"
+#include "table/book_keys.h"
 #include "table/file_io.h"
 
 namespace mnk {
@@ -90,28 +91,56 @@ Value CompactReader::ValueOf(const Position& p) const {
   return best;
 }
 
-BookReader::BookReader(const TableBytes& t)
-    : t_(&t),
-      size_(t.reachable),
-      keys_(t.data() + kTableHeaderSize),
-      records_(keys_ + 8 * size_) {}
-
-uint64_t BookReader::Key(uint64_t i) const {
-  return GetLittleEndian(keys_ + 8 * i, 8);
+BookReader::BookReader(const TableBytes& t) : t_(&t), size_(t.reachable) {
+  const TableHeader h = TableHeader::Decode(t.data());
+  packed_ = (h.flags & TableHeader::kFlagPackedKeys) != 0;
+  keys_ = t.data() + kTableHeaderSize;
+  gaps_ = packed_ ? t.data() + h.data.book.gaps_offset : nullptr;
+  records_ =
+      packed_ ? t.data() + h.data.book.records_offset : keys_ + 8 * size_;
 }
 
-std::optional<BookEntry> BookReader::Find(const Position& p) const {
-  const uint64_t key = t_->index.Index(t_->game.Canonical(p));
+uint64_t BookReader::BlockKey(uint64_t b) const {
+  return GetLittleEndian(keys_ + kBookDirectoryEntryBytes * b, 8);
+}
+
+bool BookReader::BlockGaps(uint64_t b, const uint8_t** begin,
+                           const uint8_t** end) const {
+  const uint8_t* entry = keys_ + kBookDirectoryEntryBytes * b;
+  const uint64_t bytes = records_ - gaps_;
+  const uint64_t from = GetLittleEndian(entry + 8, 8);
+  const uint64_t to =
+      b + 1 < BookBlocks(size_)
+          ? GetLittleEndian(entry + kBookDirectoryEntryBytes + 8, 8)
+          : bytes;
+  if (from > to || to > bytes) return false;
+  *begin = gaps_ + from;
+  *end = gaps_ + to;
+  return true;
+}
+
+uint64_t BookReader::Key(uint64_t i) const {
+  if (!packed_) return GetLittleEndian(keys_ + 8 * i, 8);
+  const uint64_t b = i / kBookBlock;
+  uint64_t key = BlockKey(b);
+  const uint8_t *p, *end;
+  if (!BlockGaps(b, &p, &end)) return key;
+  for (uint64_t j = 0; j < i % kBookBlock; ++j) {
+    uint64_t gap;
+    if (!ReadGap(&p, end, &gap)) break;
+    key += gap + 1;
+  }
+  return key;
+}
+
+std::optional<uint64_t> BookReader::FindKey(uint64_t key) const {
+  if (packed_) return FindPacked(key);
   uint64_t lo = 0, hi = size_;  // the key, if held, is in [lo, hi)
   while (lo < hi) {
     const uint64_t mid = lo + (hi - lo) / 2;
     if (!t_->Readable(keys_ + 8 * mid, 8)) return std::nullopt;
     const uint64_t k = Key(mid);
-    if (k == key) {
-      if (!t_->Readable(records_ + mid, 1)) return std::nullopt;
-      return BookEntry{static_cast<Value>(records_[mid] >> kRemotenessBits),
-                       records_[mid] & kMaxRemoteness};
-    }
+    if (k == key) return mid;
     if (k < key) {
       lo = mid + 1;
     } else {
@@ -119,6 +148,49 @@ std::optional<BookEntry> BookReader::Find(const Position& p) const {
     }
   }
   return std::nullopt;
+}
+
+std::optional<uint64_t> BookReader::FindPacked(uint64_t key) const {
+  // The last block whose first key is at most `key`: in [lo, hi).
+  uint64_t lo = 0, hi = BookBlocks(size_);
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (!t_->Readable(keys_ + kBookDirectoryEntryBytes * mid, 8)) {
+      return std::nullopt;
+    }
+    if (BlockKey(mid) <= key) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  // The block's entry, the next one's (where its gaps end), its gaps.
+  const uint64_t entries = lo + 1 < BookBlocks(size_) ? 2 : 1;
+  const uint8_t *p, *end;
+  if (size_ == 0 ||
+      !t_->Readable(keys_ + kBookDirectoryEntryBytes * lo,
+                    kBookDirectoryEntryBytes * entries) ||
+      !BlockGaps(lo, &p, &end) || !t_->Readable(p, end - p)) {
+    return std::nullopt;
+  }
+  uint64_t k = BlockKey(lo);
+  const uint64_t keys = std::min(kBookBlock, size_ - lo * kBookBlock);
+  for (uint64_t j = 0;; ++j) {
+    if (k == key) return lo * kBookBlock + j;
+    uint64_t gap;
+    if (k > key || j + 1 == keys || !ReadGap(&p, end, &gap)) {
+      return std::nullopt;
+    }
+    k += gap + 1;
+  }
+}
+
+std::optional<BookEntry> BookReader::Find(const Position& p) const {
+  const std::optional<uint64_t> i =
+      FindKey(t_->index.Index(t_->game.Canonical(p)));
+  if (!i.has_value() || !t_->Readable(records_ + *i, 1)) return std::nullopt;
+  return BookEntry{static_cast<Value>(records_[*i] >> kRemotenessBits),
+                   records_[*i] & kMaxRemoteness};
 }
 
 absl::StatusOr<Record> BookReader::Probe(const Position& p) const {

@@ -110,7 +110,9 @@ struct BookEntry {
   int remoteness;
 };
 
-// Layout 4: a book, N positions found by binary search on their keys.
+// Layout 4: a book, N positions found by binary search on their keys (over
+// the blocks' first keys when the keys are packed, table/book_keys.h, then
+// along one block).
 class BookReader {
  public:
   explicit BookReader(const TableBytes& t);
@@ -123,14 +125,25 @@ class BookReader {
   // when the game is over at p. kNotFound otherwise.
   absl::StatusOr<Record> Probe(const Position& p) const;
   Value ValueOf(const Position& p) const;
-  // Entry i's key and record byte, for verify (pages unchecked).
+  // Entry i's key and record byte, for verify (pages unchecked; a packed
+  // key whose block is damaged past its bounds reads as its block's
+  // first).
   uint64_t Key(uint64_t i) const;
   uint8_t RecordByte(uint64_t i) const { return records_[i]; }
 
  private:
+  // The entry holding `key`: its number, or nullopt.
+  std::optional<uint64_t> FindKey(uint64_t key) const;
+  std::optional<uint64_t> FindPacked(uint64_t key) const;
+  // Block b's first key and the bounds of its gaps.
+  uint64_t BlockKey(uint64_t b) const;
+  bool BlockGaps(uint64_t b, const uint8_t** begin, const uint8_t** end) const;
+
   const TableBytes* t_;
   uint64_t size_;
-  const uint8_t* keys_;
+  bool packed_;
+  const uint8_t* keys_;  // unpacked: 8 bytes a key; packed: the directory
+  const uint8_t* gaps_;  // packed: the gaps, up to records_
   const uint8_t* records_;
 };
 

@@ -226,7 +226,8 @@ TEST_F(TableTest, EachKindOfDamageHasItsOwnError) {
 }
 
 // A book is complete only with flag bit 3 (solve --layout=book writes it),
-// which no other layout may carry; tables are complete.
+// which no other layout may carry (nor bit 4, a book's keys packed, which
+// every book written has); tables are complete.
 TEST_F(TableTest, OnlyABookMayBeComplete) {
   EXPECT_TRUE(Table::FromBytes(bytes_)->complete());
   BookEntries book;  // the empty board alone: a draw in 9
@@ -236,12 +237,14 @@ TEST_F(TableTest, OnlyABookMayBeComplete) {
       Table::FromBytes(SerializeBookTable({3, 3, 3}, book))->complete());
   book.complete = true;
   const std::string complete = SerializeBookTable({3, 3, 3}, book);
-  EXPECT_EQ(complete[15], 8);
+  EXPECT_EQ(complete[15], 8 | 16);
   EXPECT_TRUE(Table::FromBytes(complete)->complete());
-  std::string flagged = bytes_;
-  flagged[15] |= 8;
-  ExpectError(Table::FromBytes(flagged), absl::StatusCode::kDataLoss,
-              "corrupt header");
+  for (const char flag : {8, 16}) {
+    std::string flagged = bytes_;
+    flagged[15] |= flag;
+    ExpectError(Table::FromBytes(flagged), absl::StatusCode::kDataLoss,
+                "corrupt header");
+  }
 }
 
 TEST_F(TableTest, EveryTruncationAndEveryFlippedByteIsRefused) {
@@ -428,6 +431,45 @@ TEST(TableHeaderTest, ErrorsNameTheField) {
   EXPECT_NE(Table::FromBytes(section).status().message().find(
                 "section offset 1 (byte 48)"),
             std::string::npos);
+}
+
+// A book written before its keys were packed (8 bytes each; no flag bit 4:
+// solve --layout=book of tic-tac-toe) is read as the same book packed.
+TEST(BookKeysInFileTest, UnpackedKeysReadAsPacked) {
+  const absl::StatusOr<Table> unpacked =
+      Table::Load(std::string(std::getenv("TEST_SRCDIR")) +
+                      "/mnk/table/testdata/ttt_book_unpacked.mnk",
+                  GameSpec{3, 3, 3});
+  ASSERT_TRUE(unpacked.ok()) << unpacked.status();
+  const BookReader& old = *unpacked->book();
+  ASSERT_EQ(old.size(), 627u);
+  BookEntries entries;
+  entries.complete = true;
+  for (uint64_t i = 0; i < old.size(); ++i) {
+    entries.keys.push_back(old.Key(i));
+    entries.records.push_back(old.RecordByte(i));
+  }
+  const std::string bytes = SerializeBookTable({3, 3, 3}, entries);
+  EXPECT_EQ(bytes.size(), 1478u);  // 5,719 unpacked
+  EXPECT_EQ(bytes.size(), BookTableFileSize(entries.keys));
+  const absl::StatusOr<Table> table = Table::FromBytes(bytes);
+  ASSERT_TRUE(table.ok()) << table.status();
+  const BookReader& packed = *table->book();
+  for (uint64_t i = 0; i < old.size(); ++i) {
+    ASSERT_EQ(packed.Key(i), old.Key(i)) << i;
+  }
+  int held = 0;
+  for (uint64_t i = 0; i < table->index().size(); ++i) {
+    const Position p = table->index().At(i);
+    const std::optional<BookEntry> a = old.Find(p), b = packed.Find(p);
+    ASSERT_EQ(a.has_value(), b.has_value()) << i;
+    if (!a.has_value()) continue;
+    ++held;
+    EXPECT_EQ(a->value, b->value) << i;
+    EXPECT_EQ(a->remoteness, b->remoteness) << i;
+    EXPECT_EQ(*unpacked->Probe(p), *table->Probe(p)) << i;
+  }
+  EXPECT_EQ(held, 4520);  // every position in play, either mirror image
 }
 
 }  // namespace

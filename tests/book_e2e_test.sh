@@ -120,9 +120,15 @@ expect_eq "merge exit" 0 $?
 expect_contains "merge" "book of 5,4,4 gravity: 5546 positions merged from 2 books" "$out"
 out=$("$VERIFY" --table="$TMP/merged.mnk" --quiet 2>&1)
 expect_eq "merged verify exit" 0 $?
-"$BOOK" --merge="$TMP/upto6.mnk" --out="$TMP/x.mnk" > /dev/null 2> "$TMP/err"
-expect_eq "merge of one exit" 1 $?
-expect_contains "merge of one" "--merge expects two books or more" "$(cat "$TMP/err")"
+# One book alone is written again, as it was: the same bytes.
+out=$("$BOOK" --merge="$TMP/merged.mnk" --out="$TMP/again.mnk" 2>&1)
+expect_eq "merge of one exit" 0 $?
+expect_contains "merge of one" "5546 positions merged from 1 book, written to" "$out"
+cmp -s "$TMP/merged.mnk" "$TMP/again.mnk"
+expect_eq "merge of one: the same bytes" 0 $?
+"$BOOK" --merge= --out="$TMP/x.mnk" > /dev/null 2> "$TMP/err"
+expect_eq "merge of none exit" 1 $?
+expect_contains "merge of none" "--merge= is empty: expected a value" "$(cat "$TMP/err")"
 "$BOOK" --width=4 --height=4 --k=4 --plies=16 --every_position --quiet \
   --out="$TMP/empty.mnk" > /dev/null
 expect_eq "empty layer exit" 0 $?

@@ -90,7 +90,7 @@ expect_eq "bad layout exit" 1 $?
 # book) that answers as the full table does, and verify checks.
 out=$("$SOLVE" --width=4 --height=3 --k=3 --layout=book --quiet --json --out="$TMP/4x3.book.mnk")
 fields=$(printf '%s\n' "$out" | "$JSON" /layout /start_value /start_remoteness /reachable /canonical /index_visits /table_bytes)
-expect_eq "book json" '"book" "win" 7 111973 28275 20088 181040' "$(echo $fields)"
+expect_eq "book json" '"book" "win" 7 111973 28275 20088 45079' "$(echo $fields)"
 "$SOLVE" --width=4 --height=3 --k=3 --quiet --out="$TMP/4x3.full.mnk" > /dev/null
 out=$("$VERIFY" --table="$TMP/4x3.book.mnk" --quiet)
 expect_eq "book verify exit" 0 $?

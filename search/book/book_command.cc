@@ -33,7 +33,9 @@ ABSL_FLAG(std::string, seed, "",
           "deeper book starting from a shallower one); checked first");
 ABSL_FLAG(std::vector<std::string>, merge, {},
           "books to merge into --out, with no search (A,B,...): every "
-          "position any of them holds; they must agree where they overlap");
+          "position any of them holds; they must agree where they overlap. "
+          "One book alone is written again as this version writes books "
+          "(its keys packed)");
 
 namespace mnk {
 namespace {
@@ -127,8 +129,8 @@ int Merge(const std::string& out) {
     paths.push_back(UserPath(path));
     names.push_back(Printable(paths.back()));
   }
-  if (paths.size() < 2) {
-    return Fail(kExitUsage, "--merge expects two books or more: --merge=A,B");
+  if (paths.empty()) {
+    return Fail(kExitUsage, "--merge expects one book or more: --merge=A,B");
   }
   std::vector<Table> books;
   for (const std::string& path : paths) {
@@ -151,10 +153,10 @@ int Merge(const std::string& out) {
     return Fail(kExitOutput, s);
   }
   std::printf(
-      "book of %s: %zu positions merged from %zu books, written to "
+      "book of %s: %zu positions merged from %zu book%s, written to "
       "%s\n",
       spec.Name().c_str(), merged->keys.size(), books.size(),
-      Printable(out).c_str());
+      books.size() == 1 ? "" : "s", Printable(out).c_str());
   return std::fflush(stdout) == 0 ? kExitOk : OutputFailed();
 }
 
