@@ -175,9 +175,8 @@ uint64_t CompressedTableFileSize(const std::vector<std::string>& sections) {
 }
 
 uint64_t BookTableFileSize(const std::vector<uint64_t>& keys) {
-  const BookKeySections packed = PackBookKeys(keys);
-  return TableFileBytes(kTableHeaderSize + packed.directory.size() +
-                        packed.gaps.size() + keys.size());
+  return TableFileBytes(kTableHeaderSize + PackedBookKeyBytes(keys) +
+                        keys.size());
 }
 
 std::string SerializeTable(const GameSpec& spec, const RecordView& records,

@@ -7,6 +7,13 @@
 namespace mnk {
 namespace {
 
+// The varint's length: a byte per 7 bits, at least one.
+uint64_t GapBytes(uint64_t gap) {
+  uint64_t bytes = 1;
+  for (; gap >= 0x80; gap >>= 7) ++bytes;
+  return bytes;
+}
+
 void AppendGap(uint64_t gap, std::string* out) {
   for (; gap >= 0x80; gap >>= 7) {
     out->push_back(static_cast<char>(0x80 | (gap & 0x7f)));
@@ -30,6 +37,14 @@ BookKeySections PackBookKeys(const std::vector<uint64_t>& keys) {
     }
   }
   return s;
+}
+
+uint64_t PackedBookKeyBytes(const std::vector<uint64_t>& keys) {
+  uint64_t bytes = kBookDirectoryEntryBytes * BookBlocks(keys.size());
+  for (uint64_t i = 0; i < keys.size(); ++i) {
+    if (i % kBookBlock != 0) bytes += GapBytes(keys[i] - keys[i - 1] - 1);
+  }
+  return bytes;
 }
 
 bool ReadGap(const uint8_t** p, const uint8_t* end, uint64_t* gap) {

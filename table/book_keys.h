@@ -39,6 +39,9 @@ struct BookKeySections {
 // `keys` must be ascending and unique.
 BookKeySections PackBookKeys(const std::vector<uint64_t>& keys);
 
+// The bytes PackBookKeys(keys) gives, directory and gaps, without packing.
+uint64_t PackedBookKeyBytes(const std::vector<uint64_t>& keys);
+
 // The number of blocks, so of directory entries, of n keys.
 inline uint64_t BookBlocks(uint64_t n) {
   return (n + kBookBlock - 1) / kBookBlock;

@@ -42,6 +42,7 @@ TEST(BookKeysTest, ReadsEveryGapBackUpTo64Bits) {
   const std::vector<uint64_t> keys = {0, 129, 16514, ~uint64_t{0}};
   const BookKeySections s = PackBookKeys(keys);
   EXPECT_EQ(s.gaps.size(), 2 + 3 + 10u);
+  EXPECT_EQ(PackedBookKeyBytes(keys), 16 + 15u);
   const std::vector<uint8_t> gaps = Bytes(s.gaps);
   const uint8_t* p = gaps.data();
   const uint8_t* end = p + gaps.size();
