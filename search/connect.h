@@ -178,6 +178,12 @@ class ConnectSearch {
 
   // The exact value and remoteness of a valid position (Game::Validate).
   SearchResult Solve(const Position& p);
+  // Solve, for a position p after a move from a position whose result (for
+  // its own side to move) is `parent`: that side scores no better by its
+  // move to p, so p's side to move scores at least the negation, and the
+  // windows below it are not searched. The worse the parent's result of
+  // all p's parents, the less is searched.
+  SearchResult SolveAfter(const Position& p, SearchResult parent);
   // Solve for each legal move, and the policy's choice among them.
   // `progress`, when given, is called on the calling thread with the
   // number of moves solved so far and the number of moves, after each

@@ -75,6 +75,10 @@ SearchResult ConnectSearch::Solve(const Position& p) {
   return SolveAbove(main_, p, -cells_);
 }
 
+SearchResult ConnectSearch::SolveAfter(const Position& p, SearchResult parent) {
+  return SolveAbove(main_, p, -ScoreOf(parent, p.stones() - 1));
+}
+
 SearchResult ConnectSearch::SolveAbove(Worker& w, const Position& p,
                                        int floor) {
   if (const std::optional<Value> end = game_.Primitive(p)) return {*end, 0};

@@ -202,6 +202,33 @@ TEST(ConnectSearchTest, AgreesWithAlphaBetaOnEveryPositionOfSmallBoards) {
   EXPECT_EQ(moves_compared, 85231);  // the positions not over
 }
 
+// A position solved after any of its parents, from the parent's result,
+// answers as alone, on every position of four boards in play with a
+// parent.
+TEST(ConnectSearchTest, SolvesAfterAParentAsAlone) {
+  int compared = 0;
+  const GameSpec specs[] = {
+      {4, 3, 3, true}, {4, 3, 4, true}, {3, 4, 3, true}, {6, 2, 3, true}};
+  for (const GameSpec& spec : specs) {
+    const Game game = *Game::Create(spec);
+    std::unique_ptr<ConnectSearch> search = MakeSearch(spec);
+    for (const Position& p : Reachable(game)) {
+      if (game.IsTerminal(p)) continue;
+      const SearchResult want = AlphaBeta(game, p);
+      for (Mask s = game.LastMoveCells(p); s != 0; s &= s - 1) {
+        const Position parent = Game::Take(p, absl::countr_zero(s));
+        const SearchResult got = search->SolveAfter(p, AlphaBeta(game, parent));
+        ASSERT_EQ(got.value, want.value)
+            << spec.Name() << " " << game.Format(p);
+        ASSERT_EQ(got.remoteness, want.remoteness)
+            << spec.Name() << " " << game.Format(p);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 85542);
+}
+
 // Late positions of boards past 32 cells (9 empty cells): the same answers
 // as the seam's alpha-beta with a table, and Analyze's moves as Solve's.
 TEST(ConnectSearchTest, AgreesWithAlphaBetaOnLatePositionsOfBigBoards) {

@@ -15,6 +15,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <random>
@@ -211,6 +212,36 @@ TEST(BookTest, EveryPositionOfALayerAgreesWithTheSolvedTable) {
   EXPECT_EQ(solved, 0u);
   EXPECT_EQ(SerializeBookTable(kSpec, *again),
             SerializeBookTable(kSpec, *layer));
+}
+
+// A layer seeded with the layer before (an opening table's), where each
+// search starts from the worst of its parents' results: the same book,
+// from fewer positions searched.
+TEST(BookTest, ALayerSeededWithTheLayerBeforeIsTheSameBook) {
+  absl::StatusOr<BookEntries> layer6 = Build(6, "", nullptr, 1, true);
+  ASSERT_TRUE(layer6.ok()) << layer6.status();
+  const Table before = *Table::FromBytes(SerializeBookTable(kSpec, *layer6));
+  auto build = [](const BookReader* seed, uint64_t* nodes) {
+    std::unique_ptr<ConnectSearch> search =
+        *ConnectSearch::Create(*Game::Create(kSpec), {18});
+    BookOptions options;
+    options.plies = 7;
+    options.every_position = true;
+    options.seed = seed;
+    absl::StatusOr<BookEntries> book = BuildBook({search.get()}, options);
+    *nodes = search->nodes();
+    return book;
+  };
+  uint64_t alone_nodes = 0, seeded_nodes = 0;
+  absl::StatusOr<BookEntries> alone = build(nullptr, &alone_nodes);
+  absl::StatusOr<BookEntries> seeded = build(before.book(), &seeded_nodes);
+  ASSERT_TRUE(alone.ok() && seeded.ok());
+  EXPECT_EQ(seeded->keys.size(), 4090u);
+  EXPECT_EQ(SerializeBookTable(kSpec, *seeded),
+            SerializeBookTable(kSpec, *alone));
+  EXPECT_LT(seeded_nodes, alone_nodes);
+  std::cout << "5x4 layer 7: " << alone_nodes << " positions searched alone, "
+            << seeded_nodes << " seeded with layer 6\n";
 }
 
 // Entries drawn at random from the built-in book, each solved again by a

@@ -318,16 +318,11 @@ std::optional<std::vector<int>> Game::MoveOrder(const Position& start) const {
   std::function<bool(const Position&)> peel = [&](const Position& p) {
     if (p.occupied() == 0) return true;
     if (dead.contains(p)) return false;
-    const Mask tops =
-        spec_.gravity ? p.occupied() & ~RowDown(p.occupied()) : p.occupied();
     // Highest cell first, so that each player's moves come out ascending.
-    for (Mask s = tops & p.last_mover(); s != 0;) {
+    for (Mask s = LastMoveCells(p); s != 0;) {
       const int cell = 63 - absl::countl_zero(s);
-      const Mask bit = Mask{1} << cell;
-      s &= ~bit;
-      Position before = p;
-      before.x &= ~bit;
-      before.o &= ~bit;
+      s &= ~(Mask{1} << cell);
+      const Position before = Take(p, cell);
       if (!HasLine(before.x) && !HasLine(before.o)) {
         taken.push_back(cell);
         if (peel(before)) return true;

@@ -229,6 +229,22 @@ class Game {
     return next;
   }
 
+  // The cells the last move may have gone to: the last mover's stones, with
+  // gravity only those on top of their columns. Taking one off (Take) gives
+  // a position the game may have come from, when that holds no line.
+  Mask LastMoveCells(const Position& p) const {
+    const Mask tops =
+        spec_.gravity ? p.occupied() & ~RowDown(p.occupied()) : p.occupied();
+    return tops & p.last_mover();
+  }
+  // Play's inverse: p with the stone on `cell` taken off.
+  static Position Take(const Position& p, int cell) {
+    Position before = p;
+    before.x &= ~(Mask{1} << cell);
+    before.o &= ~(Mask{1} << cell);
+    return before;
+  }
+
   // The cell a move in `column` lands on, or kInvalidArgument (column out of
   // range) / kFailedPrecondition (column full). Gravity games only.
   absl::StatusOr<int> DropCell(const Position& p, int column) const;

@@ -330,6 +330,17 @@ TEST(GameTest, Gravity) {
   EXPECT_TRUE(game.Parse("..../..../O.../X...").ok());
 }
 
+TEST(GameTest, LastMoveCellsAndTake) {
+  // X moved last; with gravity only X's stone on top of its column (cell 9)
+  // can have been the last move, without gravity either of X's.
+  const Game gravity = MakeGame(4, 4, 4, /*gravity=*/true);
+  const Position p = *gravity.Parse("..../..../.X../OX..");
+  EXPECT_EQ(gravity.LastMoveCells(p), Mask{1} << 9);
+  EXPECT_EQ(MakeGame(4, 4, 4).LastMoveCells(p), Mask{1} << 9 | Mask{1} << 13);
+  EXPECT_EQ(Game::Take(p, 9), *gravity.Parse("..../..../..../OX.."));
+  EXPECT_EQ(Game::Take(Game::Play(p, 8), 8), p);
+}
+
 // Boards past 32 cells: stones on cells 32 to 63 are bits of the upper half
 // of a Mask, in the rules, position strings and symmetries.
 TEST(GameTest, BoardsPast32Cells) {

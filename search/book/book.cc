@@ -19,6 +19,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/numeric/bits.h"
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -218,17 +219,39 @@ class BookBuilder {
   }
 
   // Every position in play with P stones (canonical), solved; the book
-  // holds them all.
+  // holds them all. A position's search starts from the worst of its
+  // parents' results that are known (a seed of the layer before:
+  // SolveAfter).
   absl::Status SolveLayer() {
     std::vector<Position> layer = Layer(options_.plies);
     std::vector<Position> todo;
+    std::vector<std::optional<SearchResult>> parents;
     for (const Position& p : layer) {
       used_.insert(Key(p));
-      if (!entries_.contains(Key(p))) todo.push_back(p);
+      if (entries_.contains(Key(p))) continue;
+      todo.push_back(p);
+      parents.push_back(WorstParent(p));
     }
     progress_.ply = options_.plies;
-    if (absl::Status s = SolvePly(todo); !s.ok()) return s;
+    if (absl::Status s = SolvePly(todo, parents); !s.ok()) return s;
     return log_ != nullptr ? log_->Sync() : absl::OkStatus();
+  }
+
+  // Of the positions p may come from (a stone of the last mover taken off),
+  // the known one whose result for its side to move is worst, if any.
+  std::optional<SearchResult> WorstParent(const Position& p) const {
+    std::optional<SearchResult> worst;
+    for (Mask s = game_.LastMoveCells(p); s != 0; s &= s - 1) {
+      const auto it = entries_.find(Key(Game::Take(p, absl::countr_zero(s))));
+      if (it == entries_.end()) continue;
+      const BookEntry e = FromByte(it->second);
+      if (!worst.has_value() ||
+          PolicyScore(e.value, e.remoteness) <
+              PolicyScore(worst->value, worst->remoteness)) {
+        worst = SearchResult{e.value, e.remoteness};
+      }
+    }
+    return worst;
   }
 
   // The canonical positions in play with `stones` stones, each layer made
@@ -299,8 +322,11 @@ class BookBuilder {
 
   // Solves this process's share of `todo`, one search a worker, each
   // position kept (and logged) as soon as it is solved; then, with other
-  // processes, meets them and reads what they logged.
-  absl::Status SolvePly(const std::vector<Position>& todo) {
+  // processes, meets them and reads what they logged. `parents[i]`, when
+  // there and set, is the result of a position todo[i] comes from.
+  absl::Status SolvePly(
+      const std::vector<Position>& todo,
+      const std::vector<std::optional<SearchResult>>& parents = {}) {
     const uint64_t n = todo.size(), size = cluster_.size();
     const uint64_t begin = n * cluster_.rank() / size;
     const uint64_t end = n * (cluster_.rank() + 1) / size;
@@ -311,7 +337,11 @@ class BookBuilder {
     ParallelChunks(end - begin, 1, static_cast<int>(searches_.size()),
                    [&](uint64_t from, uint64_t to, int worker) {
                      for (uint64_t i = begin + from; i < begin + to; ++i) {
-                       const SearchResult r = searches_[worker]->Solve(todo[i]);
+                       ConnectSearch& search = *searches_[worker];
+                       const SearchResult r =
+                           i < parents.size() && parents[i].has_value()
+                               ? search.SolveAfter(todo[i], *parents[i])
+                               : search.Solve(todo[i]);
                        std::lock_guard<std::mutex> lock(mu);
                        ++progress_.solved;
                        Keep(todo[i], {r.value, r.remoteness});

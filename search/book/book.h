@@ -48,7 +48,9 @@
 // solved, sorted and then in blocks of kLayerBlock neighbours in a
 // shuffled order fixed by kLayerOrderSeed (neighbours share subtrees, so a
 // search's table serves the next; the rate so far foretells the rest), and
-// the book holds them all. The same work
+// the book holds them all; a position whose parents (P - 1 stones) are
+// known, from options.seed, is searched from the worst of their results
+// (ConnectSearch::SolveAfter). The same work
 // dir and log: a record is a position's exact outcome whichever mode
 // solved it.
 #ifndef MNK_SEARCH_BOOK_BOOK_H_

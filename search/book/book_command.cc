@@ -30,7 +30,10 @@ ABSL_FLAG(bool, every_position, false,
 ABSL_FLAG(bool, quiet, false, "no progress lines on standard error");
 ABSL_FLAG(std::string, seed, "",
           "a book of the same game whose entries are taken as solved (a "
-          "deeper book starting from a shallower one); checked first");
+          "deeper book starting from a shallower one); checked first. With "
+          "--every_position, its positions of one stone fewer (an opening "
+          "table's) spare each search the windows below its parents' "
+          "results");
 ABSL_FLAG(std::vector<std::string>, merge, {},
           "books to merge into --out, with no search (A,B,...): every "
           "position any of them holds; they must agree where they overlap. "
