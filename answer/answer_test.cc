@@ -117,7 +117,7 @@ TEST(AnswerSourceTest, FailuresSayWhy) {
   SourceOptions options;
   options.search_memory = 16 << 20;
   const auto c4 = *AnswerSource::Open(GameSpec{7, 6, 4, true}, options);
-  const std::string early = "......./......./......./.O....O/.XX...X/OOX.O.X";
+  const std::string early = "......./......./.X...../.OO..../XOX.O../XXO.X.O";
   ASSERT_TRUE(c4->NeedsSearch(*c4->game().Parse(early)));
   AnswerLimits nodes;
   nodes.max_nodes = 1000;

@@ -232,9 +232,9 @@ static void test_estimate_and_solve_with_options(void) {
   free(work_dir);
 }
 
-/* Connect Four 7x6: by search past the built-in opening table (10 stones):
- * a second or two. */
-static const char* kHard = "......./......./......./.O....O/.XX...X/OOX.O.X";
+/* Connect Four 7x6: by search past the built-in opening table (12 stones):
+ * most of a second. */
+static const char* kHard = "......./......./.X...../.OO..../XOX.O../XXO.X.O";
 
 struct canceller {
   mnk_cancel* cancel;
@@ -269,7 +269,7 @@ static void test_connect_four(void) {
   CHECK(a.best_move == 16);
   /* Asking for less: the value, remoteness and best move alone, off the
    * book; a table lists the moves anyway. */
-  const char* off_book = "......./......./......./...O.../.O.XO../XXOXO.X";
+  const char* off_book = "......./......./......./...O.../.OXXO.O/XXOXO.X";
   mnk_answer best;
   CHECK(mnk_probe_best(s, off_book, NULL, &best) == MNK_OK);
   CHECK(mnk_probe(s, off_book, &a) == MNK_OK);

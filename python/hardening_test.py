@@ -15,10 +15,13 @@ import pytest
 import mnk
 
 C4 = dict(width=7, height=6, k=4, gravity=True)
-# Searched in well under a second; and one of 10 stones, past the opening
-# table, that takes a second or two.
+# Searched in well under a second; one of 12 stones, past the opening
+# table, that takes most of a second; and the start of 8x7 Connect Four, a
+# search of far longer than any test waits.
 LATE = "......./......./...O.../..XX.O./.OOXXX./OXXOOXO"
-HARD = "......./......./......./.O....O/.XX...X/OOX.O.X"
+HARD = "......./......./.X...../.OO..../XOX.O../XXO.X.O"
+C8X7 = dict(width=8, height=7, k=4, gravity=True)
+LONG = "/".join(["." * 8] * 7)
 
 
 def run_together(threads, work):
@@ -89,12 +92,12 @@ def test_close_while_other_threads_probe():
 
 
 def test_close_during_a_search():
-    with mnk.Game(**C4).table() as t:
+    with mnk.Game(**C8X7).table() as t:
         errors = []
 
         def search():
             try:
-                t.analyse(HARD, max_seconds=0.5)
+                t.analyse(LONG, max_seconds=0.5)
             except mnk.SearchStopped as e:
                 errors.append(e)
 
@@ -104,7 +107,7 @@ def test_close_during_a_search():
     th.join()  # the search kept its source until it stopped
     assert len(errors) == 1 and "took more than 0.5 s" in str(errors[0])
     with pytest.raises(ValueError, match="the table is closed"):
-        t.analyse(LATE)
+        t.analyse(LONG)
 
 
 def interrupted(script, after=1.0):
@@ -129,7 +132,7 @@ g = mnk.Game(7, 6, 4, gravity=True)
 g.analyse('{LATE}')
 print('started', flush=True)
 try:
-    g.analyse('{HARD}')
+    mnk.Game(8, 7, 4, gravity=True).analyse('{LONG}')
     print('answered')
 except KeyboardInterrupt:
     print('interrupted', threading.active_count())

@@ -204,8 +204,8 @@ def test_solve_writes_every_layout_and_estimates(tmp_path):
     with pytest.raises(MemoryError, match="needs 4.84 MiB"):
         mnk.Game(4, 4, 4).solve(path, memory=1 << 20)
 
-# Past the opening table (10 stones): a second or two of search.
-HARD = "......./......./......./.O....O/.XX...X/OOX.O.X"
+# Past the opening table (12 stones): most of a second of search.
+HARD = "......./......./.X...../.OO..../XOX.O../XXO.X.O"
 
 
 def test_connect_four_search_and_limits():
@@ -223,7 +223,7 @@ def test_connect_four_search_and_limits():
                                                    "remoteness")}
                                 for m in want["moves"]]
         # Asking for less: the value, remoteness and best move alone.
-        off_book = "......./......./......./...O.../.O.XO../XXOXO.X"
+        off_book = "......./......./......./...O.../.OXXO.O/XXOXO.X"
         best, full = c4.analyse(off_book, best_only=True), c4.probe(off_book)
         assert (best.value, best.remoteness, best.best_move) == (
             full.value, full.remoteness, full.best_move)

@@ -253,7 +253,7 @@ expect_contains "search tie" "  column 2   win in 1  <- best" "$out"
 expect_contains "search tie 2" "  column 6   win in 1" "$out"
 # Asking for less: the value, remoteness and best move, no moves (past the
 # opening table, by search).
-off_book=......./......./......./...O.../.O.XO../XXOXO.X
+off_book=......./......./......./...O.../.OXXO.O/XXOXO.X
 full=$("$PLAY" "${C4[@]}" --position=$off_book --json)
 best=$("$PLAY" "${C4[@]}" --position=$off_book --json --best_only)
 expect_eq "best_only exit" 0 $?

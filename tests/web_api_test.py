@@ -98,8 +98,9 @@ class ApiTest(unittest.TestCase):
                          "......./......./...X.../..OO.X./.XXOOO./XOOXXOX"]:
             got = self.server.position("7x6k4g", position)
             self.assertEqual(got, play_answers(None, [position], c4)[0])
-        # Ten stones, past the opening table: millions of positions of search.
-        early = "......./......./......./.O....O/.XX...X/OOX.O.X"
+        # Twelve stones, past the opening table: millions of positions of
+        # search.
+        early = "......./......./.X...../.OO..../XOX.O../XXO.X.O"
         self.error("/api/position?game=7x6k4g&position=" + early, 503,
                    "takes more than 200000 positions of search")
 

@@ -114,8 +114,9 @@ assert.throws(() => mnk.openTable(bytes.subarray(0, 1000)), /table/);
 
 const c7x6 = mnk.openGame({width: 7, height: 6, k: 4, gravity: true});
 assert.equal(c7x6.title, 'Connect Four');
-// Past the opening table (10 stones): a search, its progress reported move
-// by move, and over a budget of 1,000 positions a RESOURCE_EXHAUSTED error.
+// Off the built-in book of the perfect lines (no opening table is loaded
+// here): a search, its progress reported move by move, and over a budget of
+// 1,000 positions a RESOURCE_EXHAUSTED error.
 const offBook = '......./......./......./...O.../.O.XO../XXOXO.X';
 assert.throws(() => c7x6.analyse(offBook, {maxNodes: 1000}),
               {code: 'RESOURCE_EXHAUSTED'});

@@ -162,11 +162,11 @@ static class MnkTest {
                   start.BestMove == 38,
               "Connect Four's start, from the book");
         var budget = Thrown(() => c4.Probe(
-            "......./......./......./...O.../.O.XO../XXOXO.X", 1000));
+            "......./......./......./...O.../.OXXO.O/XXOXO.X", 1000));
         Check(budget.Status == Mnk.Status.ResourceExhausted,
               "a search past its node budget: " + budget.Message);
         const string offBook =
-            "......./......./......./...O.../.O.XO../XXOXO.X";
+            "......./......./......./...O.../.OXXO.O/XXOXO.X";
         Mnk.Answer best = c4.Probe(offBook, bestOnly: true);
         Mnk.Answer full = c4.Probe(offBook);
         Check(best.Value == full.Value &&
