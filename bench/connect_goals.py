@@ -20,7 +20,7 @@ Prints four figures:
      stones uniform from 0 to 30 (a finished game drawn again), the same
      every run for the same --seed; every move's value and remoteness by
      one `play` process a position (its defaults): p50, p99, max, and the
-     slowest position, then the same of those with fewer than 10 stones
+     slowest position, then the same of those with fewer than 11 stones
      (answered from the opening table) and of the others; then the same
      positions through the WebAssembly module under node
      (wasm/wasm_benchmark.mjs: one game after the opening table, its search
@@ -116,10 +116,10 @@ def time_random_positions(args, work):
           f"{1e3 * percentile(times, 0.99):.1f} ms, max "
           f"{1e3 * slowest[0]:.1f} ms ({slowest[1]}, {slowest[2]} stones)",
           flush=True)
-    for name, part in [("fewer than 10 stones (the opening table's)",
-                        [t for t, _, n in seconds if n < 10]),
-                       ("10 stones or more",
-                        [t for t, _, n in seconds if n >= 10])]:
+    for name, part in [("fewer than 11 stones (the opening table's)",
+                        [t for t, _, n in seconds if n < 11]),
+                       ("11 stones or more",
+                        [t for t, _, n in seconds if n >= 11])]:
         if part:
             print(f"  {len(part)} of them with {name}: p50 "
                   f"{1e3 * percentile(part, 0.5):.1f} ms, p99 "

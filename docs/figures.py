@@ -285,12 +285,12 @@ def connect(args, scratch):
              "move's value, a whole `play` process each: p50 / p99 / max",
              r"^\d+ positions of random games .*?p50 (\S+) ms, p99 (\S+) "
              r"ms, max (\S+) ms"),
-            ("of them, those with fewer than 10 stones (the opening "
+            ("of them, those with fewer than 11 stones (the opening "
              "table's): p50 / p99 / max",
-             r"of them with fewer than 10 stones .*?p50 (\S+) ms, p99 (\S+) "
+             r"of them with fewer than 11 stones .*?p50 (\S+) ms, p99 (\S+) "
              r"ms, max (\S+) ms"),
-            ("of them, those with 10 stones or more: p50 / p99 / max",
-             r"of them with 10 stones or more: p50 (\S+) ms, p99 (\S+) ms, "
+            ("of them, those with 11 stones or more: p50 / p99 / max",
+             r"of them with 11 stones or more: p50 (\S+) ms, p99 (\S+) ms, "
              r"max (\S+) ms"),
             ("the same 1,000 in WebAssembly under node, the opening table "
              "loaded: p50 / p99 / max",

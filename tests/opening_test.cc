@@ -1,6 +1,6 @@
 // Connect Four 7x6 from the built-in opening table (data/README.md): every
-// position of fewer than 10 stones is answered, every move, by lookup
-// alone (the searches visit no position), and a position of 10 stones has
+// position of fewer than 11 stones is answered, every move, by lookup
+// alone (the searches visit no position), and a position of 11 stones has
 // its own value and remoteness from the table.
 #include <cstdint>
 #include <memory>
@@ -15,7 +15,7 @@
 namespace mnk {
 namespace {
 
-constexpr int kFrontier = 10;  // the table's deepest layer
+constexpr int kFrontier = 11;  // the table's deepest layer
 
 std::unique_ptr<AnswerSource> OpenConnectFour() {
   absl::StatusOr<std::unique_ptr<AnswerSource>> source =
@@ -55,12 +55,12 @@ TEST(OpeningTest, EveryPositionBeforeTheFrontierIsAnsweredByLookup) {
     layer = NextLayer(game, layer);
   }
   EXPECT_EQ(source->searched_nodes(), 0u);
-  // One of each mirror pair of the positions in play with 0 to 9 stones
-  // (OEIS A212693's 1 + 7 + ... + 558,186 less those with four in a row).
-  EXPECT_EQ(answered, 399029u);
-  EXPECT_EQ(layer.size(), 809464u);  // of 10 stones
+  // One of each mirror pair of the positions in play with 0 to 10 stones
+  // (OEIS A212693's 1 + 7 + ... + 1,662,623 less those with four in a row).
+  EXPECT_EQ(answered, 1208493u);
+  EXPECT_EQ(layer.size(), 2148087u);  // of 11 stones
 
-  // Of 10 stones: the position's own result from the table, its moves'
+  // Of 11 stones: the position's own result from the table, its moves'
   // from searches that agree with it.
   std::mt19937_64 rng(kFrontier);
   for (int n = 0; n < 20; ++n) {

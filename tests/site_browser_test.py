@@ -40,7 +40,7 @@ from web_server import WebServer
 
 SITE = "wasm/site"
 # Connect Four off the perfect lines, before the opening table's frontier
-# (10 stones): six stones, and nine.
+# (11 stones): six stones, and nine.
 OFF_LINES = "......./......./......./......./...O.X./.XOO.X."
 NINE_STONES = "......./......./......./......./..OO.X./XXOXOX."
 GAME_FLAGS = {

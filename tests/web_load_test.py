@@ -64,7 +64,7 @@ def position_path(game, position):
 
 class LoadTest(unittest.TestCase):
     def test_searches_never_hold_up_other_answers(self):
-        expected = random_positions(24, 10, seed=45)
+        expected = random_positions(24, 12, seed=45)
         self.assertGreaterEqual(len(expected), 12)
         server = WebServer()
         stop = time.monotonic() + 8
