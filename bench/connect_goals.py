@@ -43,6 +43,7 @@ import tempfile
 import time
 
 GAME = ["--width=7", "--height=6", "--k=4", "--gravity"]
+FRONTIER = 11  # the opening table's deepest layer (data/README.md)
 WIDTH, HEIGHT = 7, 6
 C4_TABLE_ENTRIES = 8388617  # a prime; 8 bytes an entry: 64 MiB
 
@@ -116,10 +117,11 @@ def time_random_positions(args, work):
           f"{1e3 * percentile(times, 0.99):.1f} ms, max "
           f"{1e3 * slowest[0]:.1f} ms ({slowest[1]}, {slowest[2]} stones)",
           flush=True)
-    for name, part in [("fewer than 11 stones (the opening table's)",
-                        [t for t, _, n in seconds if n < 11]),
-                       ("11 stones or more",
-                        [t for t, _, n in seconds if n >= 11])]:
+    for name, part in [
+            (f"fewer than {FRONTIER} stones (the opening table's)",
+             [t for t, _, n in seconds if n < FRONTIER]),
+            (f"{FRONTIER} stones or more",
+             [t for t, _, n in seconds if n >= FRONTIER])]:
         if part:
             print(f"  {len(part)} of them with {name}: p50 "
                   f"{1e3 * percentile(part, 0.5):.1f} ms, p99 "
