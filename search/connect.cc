@@ -15,10 +15,11 @@ namespace mnk {
 // order they were added.
 class ConnectSearch::MoveList {
  public:
-  void Add(uint64_t move, int score) {
+  // `threats`: the winning cells the move leaves its maker.
+  void Add(uint64_t move, uint64_t threats, int score) {
     int i = size_++;
     for (; i > 0 && moves_[i - 1].score < score; --i) moves_[i] = moves_[i - 1];
-    moves_[i] = {move, score};
+    moves_[i] = {move, threats, score};
   }
   // Moves `move` (if listed) to the front.
   void Promote(uint64_t move) {
@@ -31,14 +32,21 @@ class ConnectSearch::MoveList {
   }
   int size() const { return size_; }
   uint64_t operator[](int i) const { return moves_[i].move; }
+  uint64_t threats(int i) const { return moves_[i].threats; }
+  // The moves after which the opponent has more than one safe reply: the
+  // children that may have a table entry.
+  uint64_t open() const { return open_; }
+  void AddOpen(uint64_t move) { open_ |= move; }
 
  private:
   struct Scored {
     uint64_t move;
+    uint64_t threats;
     int score;
   };
   Scored moves_[64];
   int size_ = 0;
+  uint64_t open_ = 0;
 };
 
 namespace {
@@ -161,15 +169,16 @@ void ConnectSearch::Clear() {
 }
 
 int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
+  return Negamax(w, b, board_.WinningCells(b.mover ^ b.mask, b.mask), alpha,
+                 beta);
+}
+
+int ConnectSearch::Negamax(Worker& w, const Bits& b, uint64_t opponent_threats,
+                           int alpha, int beta) {
   assert(alpha < beta);
   assert(!board_.CanWinNext(b));
   if (Stopping(w)) return 0;
   ++w.nodes;
-  const uint64_t key = board_.Key(b);
-  const bool tabled = b.moves < tabled_moves_;
-  if (tabled) TableAt(b.moves).Prefetch(key);
-  const uint64_t opponent_threats =
-      board_.WinningCells(b.mover ^ b.mask, b.mask);
   const uint64_t safe = board_.SafeMoves(b.mask, opponent_threats);
   if (safe == 0) return -(cells_ - b.moves) / 2;  // lost on the next ply
   if (b.moves >= cells_ - 2) return 0;  // the last two stones make no line
@@ -177,6 +186,11 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
     // One move: nothing to choose, nothing worth a table entry.
     return -Negamax(w, board_.Child(b, safe), -beta, -alpha);
   }
+  // The entry's bucket is on its way (ListMoves prefetched it, and here
+  // again for a node reached otherwise).
+  const uint64_t key = board_.Key(b);
+  const bool tabled = b.moves < tabled_moves_;
+  if (tabled) TableAt(b.moves).Prefetch(key);
   int lower, upper;  // the table may narrow them further
   board_.StaticBounds(b, alpha, beta, &lower, &upper);
   if (const std::optional<int> cut = Narrow(lower, upper, &alpha, &beta)) {
@@ -207,7 +221,8 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, int alpha, int beta) {
   }
   // The children's entries are on their way (prefetched above).
   if (b.moves < etc_moves_) {
-    if (const std::optional<int> cut = TranspositionCutoff(b, safe, beta)) {
+    if (const std::optional<int> cut =
+            TranspositionCutoff(b, moves.open(), beta)) {
       return *cut;
     }
   }
@@ -234,7 +249,7 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
         deferred |= uint64_t{1} << i;
         continue;
       }
-      const int score = -Negamax(w, child, -beta, -alpha);
+      const int score = -Negamax(w, child, moves.threats(i), -beta, -alpha);
       if (w.stopped) return 0;  // unfinished: nothing to store
       if (score >= beta) {
         const int column = board_.ColumnOf(moves[i]);
@@ -266,8 +281,8 @@ inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
   uint64_t listed[64], threats[64];
   int n = 0;
   for (int column : board_.order()) {
-    const uint64_t move = safe & board_.column(column);
-    if (move != 0) listed[n++] = move;
+    listed[n] = safe & board_.column(column);
+    n += listed[n] != 0;  // no branch to mispredict
   }
   board_.WinningCellsAfter(b.mover, b.mask, listed, n, threats);
   const bool children_tabled = b.moves + 1 < tabled_moves_;
@@ -275,13 +290,18 @@ inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
     const uint64_t mask = b.mask | listed[i];
     // A move that leaves the opponent nothing safe wins on the next stone
     // but one: the best score still possible here.
-    if (board_.SafeMoves(mask, threats[i]) == 0) {
-      return (cells_ - 1 - b.moves) / 2;
-    }
-    moves->Add(listed[i], board_.MoveScore(mask, threats[i], opponent_threats));
-    // The child will read its entry first thing: start the read now.
-    if (children_tabled) {
-      TableAt(b.moves + 1).Prefetch(board_.Key(board_.Child(b, listed[i])));
+    const uint64_t replies = board_.SafeMoves(mask, threats[i]);
+    if (replies == 0) return (cells_ - 1 - b.moves) / 2;
+    const bool forced = (replies & (replies - 1)) == 0;
+    moves->Add(listed[i], threats[i],
+               board_.MoveScore(mask, threats[i], opponent_threats));
+    // The child will read its entry: start the read now (but for a child
+    // with one safe move, which reads none).
+    if (!forced) {
+      moves->AddOpen(listed[i]);
+      if (children_tabled) {
+        TableAt(b.moves + 1).Prefetch(board_.Key(board_.Child(b, listed[i])));
+      }
     }
   }
   return std::nullopt;
@@ -308,9 +328,9 @@ int ConnectSearch::TableBounds(int moves, uint64_t key, bool mirrored,
 }
 
 std::optional<int> ConnectSearch::TranspositionCutoff(const Bits& b,
-                                                      uint64_t safe,
+                                                      uint64_t moves,
                                                       int beta) const {
-  for (uint64_t s = safe; s != 0; s &= s - 1) {
+  for (uint64_t s = moves; s != 0; s &= s - 1) {
     const std::optional<ConnectTable::Entry> e =
         TableAt(b.moves + 1).Find(board_.Key(board_.Child(b, s & -s)));
     if (e.has_value() && -e->upper >= beta) return -e->upper;

@@ -283,6 +283,10 @@ class ConnectSearch {
   void SolveFromPool(Worker& w, const Position& p, int floor, MovePool& pool,
                      const std::function<void()>& after_each);
   int Negamax(Worker& w, const Bits& b, int alpha, int beta);
+  // Negamax, given the winning cells of b's opponent (its caller has
+  // them).
+  int Negamax(Worker& w, const Bits& b, uint64_t opponent_threats, int alpha,
+              int beta);
   // The busy_ slot of a key (its high bits mixed: the low ones are the
   // first columns').
   static uint64_t BusySlot(uint64_t key) {
@@ -343,9 +347,10 @@ class ConnectSearch {
   ConnectTable& TableAt(int moves) {
     return moves >= near_moves_ ? near_ : table_;
   }
-  // Enhanced transposition cutoff: the score of a child among `safe` whose
-  // stored upper bound already lifts the node to beta, if there is one.
-  std::optional<int> TranspositionCutoff(const Bits& b, uint64_t safe,
+  // Enhanced transposition cutoff: the score of a child among `moves`
+  // whose stored upper bound already lifts the node to beta, if there is
+  // one.
+  std::optional<int> TranspositionCutoff(const Bits& b, uint64_t moves,
                                          int beta) const;
 
   const Game game_;
