@@ -196,6 +196,14 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, uint64_t opponent_threats,
   if (const std::optional<int> cut = Narrow(lower, upper, &alpha, &beta)) {
     return *cut;
   }
+  // The table's entry, before the moves are listed: an entry that
+  // settles the node saves listing them.
+  const bool mirrored = board_.Mirrored(b, key);
+  const int first =
+      tabled ? TableBounds(b.moves, key, mirrored, &lower, &upper) : -1;
+  if (const std::optional<int> cut = Narrow(lower, upper, &alpha, &beta)) {
+    return *cut;
+  }
   MoveList moves;
   if (const std::optional<int> win =
           ListMoves(b, safe, opponent_threats, &moves)) {
@@ -210,12 +218,7 @@ int ConnectSearch::Negamax(Worker& w, const Bits& b, uint64_t opponent_threats,
   }
   // No move wins that soon: the soonest win is two plies later.
   upper = std::min(upper, (cells_ - 3 - b.moves) / 2);
-  // The table's entry, read last (its bucket was prefetched on entry).
-  const bool mirrored = board_.Mirrored(b, key);
-  if (tabled) {
-    const int first = TableBounds(b.moves, key, mirrored, &lower, &upper);
-    if (first >= 0) moves.Promote(safe & board_.column(first));
-  }
+  if (first >= 0) moves.Promote(safe & board_.column(first));
   if (const std::optional<int> cut = Narrow(lower, upper, &alpha, &beta)) {
     return *cut;
   }
