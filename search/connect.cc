@@ -313,7 +313,7 @@ inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
 int ConnectSearch::ClaimevenFloor(const Bits& b, const MoveList& moves) const {
   const uint64_t opponent = b.mover ^ b.mask;
   int floor = -ConnectBoard::kNoBound;
-  for (int i = 0; i < moves.size(); ++i) {
+  for (int i = 0; i < moves.size() && floor < 1; ++i) {  // 1: the most
     floor = std::max(floor, -board_.ClaimevenUpper(opponent, b.mover | moves[i],
                                                    b.mask | moves[i]));
   }
