@@ -316,9 +316,11 @@ class ConnectSearch {
     return w.stopped;
   }
   class MoveList;
-  // Lists the `safe` moves of b, scored for ordering (prefetching each
-  // child's entry); the score of a move that leaves the opponent no safe
-  // reply instead, when there is one (the best score still possible).
+  // Lists the `safe` moves of b, scored for ordering, each with the
+  // threats it leaves its maker (prefetching the entry of each child with
+  // more than one safe reply: the moves' open()); the score of a move that
+  // leaves the opponent no safe reply instead, when there is one (the best
+  // score still possible).
   std::optional<int> ListMoves(const Bits& b, uint64_t safe,
                                uint64_t opponent_threats,
                                MoveList* moves) const;
