@@ -238,6 +238,7 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
   const int work = cells_ - b.moves;
   const bool tabled = b.moves < tabled_moves_;
   const int alpha0 = alpha;
+  int best = lower;  // the best score found, or the node's floor
   // With helper threads (ABDADA): the node is marked busy while searched
   // here, and a move (but the first) whose position another thread is
   // searching waits for a second pass, by when that thread's entry may
@@ -264,16 +265,18 @@ int ConnectSearch::SearchMoves(Worker& w, const Bits& b, uint64_t key,
         return score;
       }
       alpha = std::max(alpha, score);
+      best = std::max(best, score);
     }
     if (deferred == 0) break;
   }
-  // Every move failed low (alpha is then an upper bound), or one raised
-  // alpha inside the window (then it is exact).
+  // Every move failed low (the best of their bounds is then the node's
+  // upper bound: fail-soft), or one raised alpha inside the window (then
+  // it is exact).
   if (tabled) {
-    TableAt(b.moves).Store(key, work, alpha > alpha0 ? alpha : lower,
-                           std::min(upper, alpha), 0);
+    TableAt(b.moves).Store(key, work, best > alpha0 ? best : lower,
+                           std::min(upper, best), 0);
   }
-  return alpha;
+  return best;
 }
 
 inline std::optional<int> ConnectSearch::ListMoves(const Bits& b, uint64_t safe,
